@@ -1,0 +1,29 @@
+// The virtual clock every component reads time from and schedules work on. No component may use
+// Date.now(), setTimeout or Math.random(): time only moves when the clock is advanced.
+
+export interface TimerHandle {
+  readonly id: number;
+}
+
+export interface Clock {
+  /** Current simulated time, milliseconds since the Unix epoch. */
+  now(): number;
+  /** Runs fn once the simulated time reaches now()+delayMs. Timers due at the same time run in the order set. */
+  setTimer(delayMs: number, fn: () => void, label?: string): TimerHandle;
+  clearTimer(handle: TimerHandle | undefined): void;
+  /**
+   * Runs fn as soon as possible without advancing time, after everything deferred before it (FIFO).
+   * Watch delivery and work-queue processing go through here so no handler runs inside another's write.
+   */
+  defer(fn: () => void, label?: string): void;
+}
+
+/** RFC 3339 with second precision, as metav1.Time serialises: "2026-11-22T14:33:28Z". */
+export function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** metav1.MicroTime, as Lease renewTime and Event eventTime use: "2026-11-22T14:33:28.123000Z". */
+export function rfc3339Micro(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
