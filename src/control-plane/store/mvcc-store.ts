@@ -1,0 +1,402 @@
+// The etcd analogue: an in-memory MVCC key-value store with one global revision, compare-and-swap transactions,
+// bounded history (older reads and watches get 410) and ordered, exactly-once, never-split watch delivery.
+//
+// Values are stored and returned as given, without cloning: callers pass fresh objects to txn() and must never
+// mutate a value they put or one they read (get, range, watch events, txn results all share it).
+//
+// Costs: a write is O(ops × key depth) plus O(matching watchers); a current range is O(log n + result); a read at
+// an older revision additionally walks the batches committed since then.
+import type { Clock } from '../sim/clock';
+import type { Status } from '../../shared/api/status';
+import {
+  newBadRequest,
+  newResourceExpired,
+  newTooLargeResourceVersion,
+  newTooOldResourceVersion,
+} from '../../shared/api/status';
+import type { PersistedSnapshot } from './persistence/types';
+import type {
+  Compare,
+  KeyValue,
+  RangeResult,
+  RevisionBatch,
+  Store,
+  StoreEvent,
+  StoreWatch,
+  TxnOp,
+  TxnResult,
+  WatchOptions,
+} from './types';
+import { StoreEventType } from './types';
+import { jsonEqual } from './json-equal';
+import { SortedKeySet } from './sorted-keys';
+
+export const DEFAULT_HISTORY_REVISIONS = 10_000;
+export const DEFAULT_MAX_PENDING_WATCH_EVENTS = 100_000;
+
+export interface MvccStoreOptions {
+  clock: Clock;
+  /** How many revisions of history to keep; older ones are compacted automatically. Default 10 000. */
+  historyRevisions?: number;
+  /** Restores a persisted state: revision and kvs; compactRevision becomes snapshot.revision. */
+  snapshot?: PersistedSnapshot;
+  /** Called synchronously after each committed revision (the persistence enqueues it here). */
+  onCommit?: (batch: RevisionBatch) => void;
+  /** A watcher with more undelivered events than this is terminated as too slow. Default 100 000. */
+  maxPendingWatchEvents?: number;
+}
+
+/** Told why a watch ended on its own (only for slow consumers); it may resume from its last revision or relist. */
+export type WatchErrorHandler = (status: Status) => void;
+
+interface Watcher {
+  prefix: string;
+  /** The directory (prefix up to its last '/') the watcher is indexed under. */
+  dir: string;
+  handler: (batch: RevisionBatch) => void;
+  onError?: WatchErrorHandler;
+  queue: (RevisionBatch | undefined)[];
+  head: number;
+  pendingEvents: number;
+  scheduled: boolean;
+  active: boolean;
+}
+
+export class MvccStore implements Store {
+  private readonly clock: Clock;
+  private readonly historyRevisions: number;
+  private readonly maxPendingWatchEvents: number;
+  private readonly onCommit?: (batch: RevisionBatch) => void;
+
+  private rev = 0;
+  private compactRev = 0;
+  private readonly kvs = new Map<string, KeyValue>();
+  private readonly keys = new SortedKeySet();
+  /** Live keys under every directory prefix ('' and each prefix ending in '/'). */
+  private readonly dirCounts = new Map<string, number>();
+  /** Batches of revisions compactRev+1 … rev; the batch of revision r is at historyHead + (r - compactRev - 1). */
+  private history: (RevisionBatch | undefined)[] = [];
+  private historyHead = 0;
+  private readonly watchersByDir = new Map<string, Set<Watcher>>();
+  private watchers = 0;
+
+  constructor(options: MvccStoreOptions) {
+    this.clock = options.clock;
+    this.historyRevisions = Math.max(1, options.historyRevisions ?? DEFAULT_HISTORY_REVISIONS);
+    this.maxPendingWatchEvents = options.maxPendingWatchEvents ?? DEFAULT_MAX_PENDING_WATCH_EVENTS;
+    this.onCommit = options.onCommit;
+    const snap = options.snapshot;
+    if (snap) {
+      for (const kv of snap.kvs) this.insertKey(kv);
+      this.rev = snap.revision;
+      this.compactRev = snap.revision;
+    }
+  }
+
+  get revision(): number {
+    return this.rev;
+  }
+
+  get compactRevision(): number {
+    return this.compactRev;
+  }
+
+  /** Number of open watches (for tests and benchmarks). */
+  get watcherCount(): number {
+    return this.watchers;
+  }
+
+  /** atRevision undefined or ≤ 0 reads the current revision, as etcd does. */
+  get(key: string, atRevision?: number): KeyValue | undefined {
+    const current = this.kvs.get(key);
+    if (atRevision === undefined || atRevision <= 0 || atRevision === this.rev) return current;
+    this.checkReadable(atRevision);
+    // Undo later writes: the earliest write after atRevision holds the value as of atRevision in its prevKv.
+    let kv = current;
+    for (let r = this.rev; r > atRevision; r--) {
+      for (const ev of this.batchAt(r).events) if (ev.kv.key === key) kv = ev.prevKv;
+    }
+    return kv;
+  }
+
+  range(prefix: string, atRevision?: number): RangeResult {
+    const atCurrent = atRevision === undefined || atRevision <= 0 || atRevision === this.rev;
+    if (!atCurrent) this.checkReadable(atRevision);
+    const current: KeyValue[] = [];
+    this.keys.forEachWithPrefix(prefix, (k) => current.push(this.kvs.get(k)!));
+    if (atCurrent) return { kvs: current, revision: this.rev };
+    const undone = new Map<string, KeyValue | undefined>();
+    for (let r = this.rev; r > atRevision; r--) {
+      for (const ev of this.batchAt(r).events) if (ev.kv.key.startsWith(prefix)) undone.set(ev.kv.key, ev.prevKv);
+    }
+    if (undone.size === 0) return { kvs: current, revision: atRevision };
+    // Merge the unchanged current keys (sorted) with the restored ones (few; sorted here).
+    const restored = [...undone.values()].filter((kv): kv is KeyValue => kv !== undefined).sort(byKey);
+    const kvs: KeyValue[] = [];
+    let j = 0;
+    for (const kv of current) {
+      if (undone.has(kv.key)) continue;
+      while (j < restored.length && restored[j].key < kv.key) kvs.push(restored[j++]);
+      kvs.push(kv);
+    }
+    while (j < restored.length) kvs.push(restored[j++]);
+    return { kvs, revision: atRevision };
+  }
+
+  count(prefix: string): number {
+    if (prefix === '' || prefix.endsWith('/')) return this.dirCounts.get(prefix) ?? 0;
+    return this.keys.countWithPrefix(prefix);
+  }
+
+  /**
+   * On success, results[i] is the written kv (for a delete, the deleted value with modRevision = the deleting
+   * revision), or undefined for a no-op. On failure nothing changes and results[i] is the current kv of ops[i].key,
+   * as etcd's failure branch would read it. Two ops on one key are rejected, as etcd does.
+   */
+  txn(compares: Compare[], ops: TxnOp[]): TxnResult {
+    for (const c of compares) {
+      const mod = this.kvs.get(c.key)?.modRevision ?? 0;
+      if (mod !== c.modRevision) {
+        return { succeeded: false, revision: this.rev, results: ops.map((op) => this.kvs.get(op.key)) };
+      }
+    }
+    if (ops.length > 1) {
+      const seen = new Set<string>();
+      for (const op of ops) {
+        if (seen.has(op.key)) throw newBadRequest('etcdserver: duplicate key given in txn request');
+        seen.add(op.key);
+      }
+    }
+
+    const rev = this.rev + 1;
+    const events: StoreEvent[] = [];
+    const results: (KeyValue | undefined)[] = new Array(ops.length);
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i];
+      const prev = this.kvs.get(op.key);
+      if (op.type === 'put') {
+        if (prev && jsonEqual(prev.value, op.value)) continue;
+        const kv: KeyValue = {
+          key: op.key,
+          value: op.value,
+          createRevision: prev ? prev.createRevision : rev,
+          modRevision: rev,
+          version: prev ? prev.version + 1 : 1,
+        };
+        events.push(prev ? { type: StoreEventType.Put, kv, prevKv: prev } : { type: StoreEventType.Put, kv });
+        results[i] = kv;
+      } else {
+        if (!prev) continue;
+        const kv: KeyValue = { ...prev, modRevision: rev };
+        events.push({ type: StoreEventType.Delete, kv, prevKv: prev });
+        results[i] = kv;
+      }
+    }
+    if (events.length === 0) return { succeeded: true, revision: this.rev, results };
+
+    for (const ev of events) {
+      if (ev.type === StoreEventType.Delete) this.removeKey(ev.kv.key);
+      else if (ev.prevKv) this.kvs.set(ev.kv.key, ev.kv);
+      else this.insertKey(ev.kv);
+    }
+    this.rev = rev;
+    const batch: RevisionBatch = { revision: rev, events };
+    this.history.push(batch);
+    if (this.watchers > 0) this.dispatch(batch);
+    if (rev - this.compactRev > this.historyRevisions) this.compact(rev - this.historyRevisions);
+    this.onCommit?.(batch);
+    return { succeeded: true, revision: rev, results };
+  }
+
+  /**
+   * See Store.watch. onError is called (deferred) only when the store ends the watch itself: a consumer with more
+   * than maxPendingWatchEvents undelivered events gets a 410 Expired status and no further batches.
+   */
+  watch(options: WatchOptions, handler: (batch: RevisionBatch) => void, onError?: WatchErrorHandler): StoreWatch {
+    const after = options.afterRevision;
+    if (!Number.isInteger(after) || after < 0) throw newBadRequest(`invalid resource version: ${after}`);
+    if (after < this.compactRev) throw newTooOldResourceVersion(after, this.compactRev);
+    if (after > this.rev) throw newTooLargeResourceVersion(after, this.rev);
+
+    const prefix = options.prefix ?? '';
+    const w: Watcher = {
+      prefix,
+      dir: prefix.slice(0, prefix.lastIndexOf('/') + 1),
+      handler,
+      onError,
+      queue: [],
+      head: 0,
+      pendingEvents: 0,
+      scheduled: false,
+      active: true,
+    };
+    let set = this.watchersByDir.get(w.dir);
+    if (!set) this.watchersByDir.set(w.dir, (set = new Set()));
+    set.add(w);
+    this.watchers++;
+
+    // Replay the kept history after `after`; the live batches queue behind it.
+    for (let r = after + 1; r <= this.rev; r++) {
+      const batch = filterBatch(this.batchAt(r), prefix);
+      if (batch) this.enqueue(w, batch, false);
+    }
+    return { cancel: () => this.stopWatcher(w) };
+  }
+
+  /** Drops history up to and including revision: reads and watches below it get 410 from now on. */
+  compact(revision: number): void {
+    if (revision <= this.compactRev) return;
+    if (revision > this.rev) throw newTooLargeResourceVersion(revision, this.rev);
+    const drop = revision - this.compactRev;
+    for (let i = 0; i < drop; i++) this.history[this.historyHead + i] = undefined;
+    this.historyHead += drop;
+    this.compactRev = revision;
+    if (this.historyHead > 1024 && this.historyHead * 2 > this.history.length) {
+      this.history = this.history.slice(this.historyHead);
+      this.historyHead = 0;
+    }
+  }
+
+  private batchAt(revision: number): RevisionBatch {
+    return this.history[this.historyHead + (revision - this.compactRev - 1)]!;
+  }
+
+  private checkReadable(atRevision: number): void {
+    if (atRevision < this.compactRev) throw newTooOldResourceVersion(atRevision, this.compactRev);
+    if (atRevision > this.rev) throw newTooLargeResourceVersion(atRevision, this.rev);
+  }
+
+  private insertKey(kv: KeyValue): void {
+    this.kvs.set(kv.key, kv);
+    if (this.keys.add(kv.key)) this.adjustDirCounts(kv.key, 1);
+  }
+
+  private removeKey(key: string): void {
+    this.kvs.delete(key);
+    if (this.keys.delete(key)) this.adjustDirCounts(key, -1);
+  }
+
+  private adjustDirCounts(key: string, delta: number): void {
+    const counts = this.dirCounts;
+    counts.set('', (counts.get('') ?? 0) + delta);
+    for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) {
+      const dir = key.slice(0, i + 1);
+      const n = (counts.get(dir) ?? 0) + delta;
+      if (n === 0) counts.delete(dir);
+      else counts.set(dir, n);
+    }
+  }
+
+  /** Queues the batch (filtered) for every watcher whose prefix matches one of its keys. */
+  private dispatch(batch: RevisionBatch): void {
+    if (batch.events.length === 1) {
+      this.forEachWatcherOf(batch.events[0].kv.key, (w) => this.enqueue(w, batch, true));
+      return;
+    }
+    const perWatcher = new Map<Watcher, StoreEvent[]>();
+    for (const ev of batch.events) {
+      this.forEachWatcherOf(ev.kv.key, (w) => {
+        const list = perWatcher.get(w);
+        if (list) list.push(ev);
+        else perWatcher.set(w, [ev]);
+      });
+    }
+    for (const [w, events] of perWatcher) {
+      this.enqueue(w, events.length === batch.events.length ? batch : { revision: batch.revision, events }, true);
+    }
+  }
+
+  /** Looks only at watchers indexed under the key's own directory prefixes, never at all watchers. */
+  private forEachWatcherOf(key: string, fn: (w: Watcher) => void): void {
+    const visit = (dir: string): void => {
+      const set = this.watchersByDir.get(dir);
+      if (!set) return;
+      for (const w of set) if (w.prefix.length === dir.length || key.startsWith(w.prefix)) fn(w);
+    };
+    visit('');
+    for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) visit(key.slice(0, i + 1));
+  }
+
+  private enqueue(w: Watcher, batch: RevisionBatch, live: boolean): void {
+    if (!w.active) return;
+    w.queue.push(batch);
+    w.pendingEvents += batch.events.length;
+    if (live && w.pendingEvents > this.maxPendingWatchEvents) {
+      const pending = w.pendingEvents;
+      this.stopWatcher(w);
+      const onError = w.onError;
+      if (onError) {
+        const status = newResourceExpired(
+          `Forcing watcher close due to unresponsiveness: ${pending} undelivered events (limit ${this.maxPendingWatchEvents})`,
+        ).status;
+        this.clock.defer(() => onError(status), 'store watch terminated');
+      }
+      return;
+    }
+    if (!w.scheduled) {
+      w.scheduled = true;
+      this.clock.defer(() => this.drain(w), 'store watch delivery');
+    }
+  }
+
+  /**
+   * Delivers the batches queued when the task started, one at a time. Batches a handler's own writes add are
+   * delivered by a fresh deferred task, so a watcher that writes cannot starve the rest of the deferred queue.
+   */
+  private drain(w: Watcher): void {
+    w.scheduled = false;
+    const end = w.queue.length;
+    try {
+      while (w.active && w.head < end) {
+        const batch = w.queue[w.head]!;
+        w.queue[w.head++] = undefined;
+        w.pendingEvents -= batch.events.length;
+        w.handler(batch);
+      }
+    } finally {
+      if (w.active) {
+        if (w.head === w.queue.length) {
+          w.queue.length = 0;
+          w.head = 0;
+        } else {
+          if (w.head > 1024 && w.head * 2 > w.queue.length) {
+            w.queue = w.queue.slice(w.head);
+            w.head = 0;
+          }
+          if (!w.scheduled) {
+            w.scheduled = true;
+            this.clock.defer(() => this.drain(w), 'store watch delivery');
+          }
+        }
+      }
+    }
+  }
+
+  private stopWatcher(w: Watcher): void {
+    if (!w.active) return;
+    w.active = false;
+    w.queue = [];
+    w.head = 0;
+    w.pendingEvents = 0;
+    const set = this.watchersByDir.get(w.dir);
+    if (set) {
+      set.delete(w);
+      if (set.size === 0) this.watchersByDir.delete(w.dir);
+    }
+    this.watchers--;
+  }
+}
+
+function byKey(a: KeyValue, b: KeyValue): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/** The batch restricted to keys with the prefix, or undefined when none match. Never splits across batches. */
+function filterBatch(batch: RevisionBatch, prefix: string): RevisionBatch | undefined {
+  if (prefix === '') return batch;
+  let matching = 0;
+  for (const ev of batch.events) if (ev.kv.key.startsWith(prefix)) matching++;
+  if (matching === 0) return undefined;
+  if (matching === batch.events.length) return batch;
+  return { revision: batch.revision, events: batch.events.filter((ev) => ev.kv.key.startsWith(prefix)) };
+}
