@@ -4,6 +4,7 @@ import type { FieldError } from '../../shared/api/field-errors';
 import type { ResourceType, ResourceRegistry } from '../../shared/api/resources';
 import type { GroupResource, KubeObject } from '../../shared/api/types';
 import type { Clock } from '../sim/clock';
+import type { Rng } from '../sim/rng';
 import type { TraceSink } from '../../shared/protocol/trace';
 
 // ---------------------------------------------------------------- requests
@@ -180,6 +181,8 @@ export interface AdmissionAttributes {
 
 export interface AdmissionContext {
   clock: Clock;
+  /** The cluster's seeded randomness (generated volume names and the like). */
+  rng?: Rng;
   reader: ObjectReader;
   registry: ResourceRegistry;
   /**

@@ -128,8 +128,10 @@ export function newInvalid(gk: { group: string; kind: string }, name: string, er
 }
 
 export function newForbidden(gr: GroupResource, name: string, reason: string): StatusError {
+  // errors.go: an empty GroupResource gives "forbidden: <reason>" (non-resource requests).
   const subject = name ? `${groupResourceString(gr)} "${name}"` : groupResourceString(gr);
-  return failure(403, StatusReason.Forbidden, `${subject} is forbidden: ${reason}`, {
+  const message = gr.resource ? `${subject} is forbidden: ${reason}` : `forbidden: ${reason}`;
+  return failure(403, StatusReason.Forbidden, message, {
     name: name || undefined,
     group: gr.group,
     kind: gr.resource,

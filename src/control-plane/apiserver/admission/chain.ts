@@ -1,0 +1,39 @@
+// The admission plugins a kubeadm v1.32 API server enables by default, in kube-apiserver's order
+// (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins). The mutating pass runs every plugin's Admit in this
+// order, then the validating pass every Validate; webhooks and ResourceQuota come last. PodSecurity, Priority,
+// RuntimeClass, the webhooks and the rest of the default-on list are not simulated yet.
+import type { MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from '../types';
+import { defaultStorageClass } from './default-storage-class';
+import { defaultTolerationSecondsPlugin } from './default-toleration-seconds';
+import { LimitRanger } from './limit-ranger';
+import { namespaceLifecycle } from './namespace-lifecycle';
+import { ResourceQuotaAdmission } from './resource-quota';
+import { ServiceAccountAdmission } from './service-account';
+
+export interface AdmissionChain {
+  mutating: MutatingAdmissionPlugin[];
+  validating: ValidatingAdmissionPlugin[];
+}
+
+/**
+ * Both passes, sharing the plugin instances that implement both interfaces (LimitRanger, ServiceAccount).
+ * `rng` draws generated names (the kube-api-access-xxxxx volume); pass the cluster's seeded stream.
+ */
+export function defaultAdmissionChain(rng?: () => number): AdmissionChain {
+  const limitRanger = new LimitRanger();
+  const serviceAccount = new ServiceAccountAdmission(rng);
+  return {
+    // NamespaceLifecycle, LimitRanger, ServiceAccount, DefaultTolerationSeconds, DefaultStorageClass.
+    mutating: [namespaceLifecycle, limitRanger, serviceAccount, defaultTolerationSecondsPlugin, defaultStorageClass],
+    // LimitRanger, ServiceAccount, ResourceQuota.
+    validating: [limitRanger, serviceAccount, new ResourceQuotaAdmission()],
+  };
+}
+
+export function defaultMutatingPlugins(rng?: () => number): MutatingAdmissionPlugin[] {
+  return defaultAdmissionChain(rng).mutating;
+}
+
+export function defaultValidatingPlugins(): ValidatingAdmissionPlugin[] {
+  return defaultAdmissionChain().validating;
+}
