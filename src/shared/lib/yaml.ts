@@ -225,7 +225,9 @@ export function parseManifests(text: string): ParsedDocument[] {
   if (!Array.isArray(docs)) return [];
   const out: ParsedDocument[] = [];
   for (const doc of docs) {
-    const [start, , end] = doc.range;
+    const [docStart, , end] = doc.range;
+    // The document begins at its content (after any `---` line and leading comments), from the start of that line.
+    const start = doc.contents?.range?.[0] ?? docStart;
     const lineStart = text.lastIndexOf('\n', start - 1) + 1;
     const source = text.slice(lineStart, end);
     const range = { startLine: lineOf(start).line, endLine: lineOf(Math.max(start, end - 1)).line };

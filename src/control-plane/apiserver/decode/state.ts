@@ -1,0 +1,176 @@
+// Shared state of one decode walk: the strict path (for unknown/duplicate fields), Go's error context (for
+// encoding/json type errors) and the findings so far.
+
+export const DROP: unique symbol = Symbol('drop');
+export type Decoded = unknown | typeof DROP;
+
+/** A fatal decode error: the walk stops and the request fails with this text (wrapped by the decoder). */
+export class DecodeFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecodeFailure';
+  }
+}
+
+/** sigs.k8s.io/json stops recording strictness errors after this many. */
+const maxStrictErrors = 100;
+
+export interface DecodeState {
+  /** Strict path segments: keys and array indices ("spec", "containers", 0, "image"). */
+  segs: (string | number)[];
+  /** encoding/json's FieldStack: struct field names only (no map keys, no indices). */
+  fields: string[];
+  /** encoding/json's errorContext.Struct: the Go struct whose field is being decoded. */
+  struct: string;
+  /** Strict-decoding findings in encounter order: `unknown field "…"`, `duplicate field "…"`. */
+  strict: string[];
+  strictSeen: Set<string>;
+  /** Objects with repeated keys, by strict path: their keys in document order, repeats included. */
+  keyOrder?: Map<string, string[]>;
+  /** Custom resource metadata: malformed fields are dropped instead of failing the request. */
+  dropMalformed: boolean;
+}
+
+export function newDecodeState(keyOrder?: Map<string, string[]>): DecodeState {
+  return { segs: [], fields: [], struct: '', strict: [], strictSeen: new Set(), keyOrder: keyOrder?.size ? keyOrder : undefined, dropMalformed: false };
+}
+
+/** "spec.template.spec.containers[0].image", as the strict decoder writes paths. */
+export function strictPath(segs: readonly (string | number)[]): string {
+  let s = '';
+  for (const seg of segs) {
+    if (typeof seg === 'number') s += `[${seg}]`;
+    else s += s ? `.${seg}` : seg;
+  }
+  return s;
+}
+
+export function addStrictError(st: DecodeState, kind: 'unknown field' | 'duplicate field', path: string): void {
+  const text = `${kind} ${JSON.stringify(path)}`;
+  if (st.strict.length >= maxStrictErrors || st.strictSeen.has(text)) return;
+  st.strictSeen.add(text);
+  st.strict.push(text);
+}
+
+function describeObject(value: object): string {
+  return (value.constructor as { name?: string } | undefined)?.name ?? 'object';
+}
+
+/** How encoding/json names a JSON value in type errors. */
+export function describeJSON(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+    case 'bigint':
+      return 'number';
+    default:
+      return 'object';
+  }
+}
+
+/** json.UnmarshalTypeError.Error(), with the error context encoding/json adds. */
+export function unmarshalTypeError(st: DecodeState, value: string, goType: string): DecodeFailure {
+  if (st.struct || st.fields.length) {
+    return new DecodeFailure(`json: cannot unmarshal ${value} into Go struct field ${st.struct}.${st.fields.join('.')} of type ${goType}`);
+  }
+  return new DecodeFailure(`json: cannot unmarshal ${value} into Go value of type ${goType}`);
+}
+
+/** The same error from a nested json.Unmarshal (custom UnmarshalJSON methods): no struct context. */
+export function unmarshalValueError(value: string, goType: string): DecodeFailure {
+  return new DecodeFailure(`json: cannot unmarshal ${value} into Go value of type ${goType}`);
+}
+
+/** A JSON object: plain objects only (class instances such as Date or Map are not JSON). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__' || (key in target && !Object.hasOwn(target, key))) {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+export const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+export const INT64_MAX = (1n << 63n) - 1n;
+export const INT64_MIN = -(1n << 63n);
+
+/** Our plain-JSON store cannot hold integers beyond 2^53 exactly: refuse rather than round. */
+export function unsafeIntegerError(st: DecodeState, literal: string): DecodeFailure {
+  return new DecodeFailure(`${strictPath(st.segs)}: Invalid value: ${literal}: exceeds JavaScript safe integer range (playground limitation)`);
+}
+
+/**
+ * The keys of an object in document order. Where the body repeated a key, every occurrence is listed and
+ * `repeats` is true.
+ */
+export function keysOf(st: DecodeState, obj: Record<string, unknown>): { keys: string[]; repeats: boolean } {
+  if (st.keyOrder) {
+    const order = st.keyOrder.get(strictPath(st.segs));
+    if (order) return { keys: order, repeats: true };
+  }
+  return { keys: Object.keys(obj), repeats: false };
+}
+
+/**
+ * Copies a value the schema does not describe (RawExtension, JSON, x-kubernetes-preserve-unknown-fields),
+ * refusing what plain JSON cannot hold. `checkDuplicates` reports repeated keys (unstructured decoding does).
+ */
+export function copyAnyJSON(value: unknown, st: DecodeState, checkDuplicates: boolean): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new DecodeFailure(`json: unsupported value: ${value}`);
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) throw unsafeIntegerError(st, String(value));
+      return value;
+    case 'bigint':
+      if (value <= MAX_SAFE_BIG && value >= -MAX_SAFE_BIG) return Number(value);
+      throw unsafeIntegerError(st, value.toString());
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) {
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          st.segs.push(i);
+          // JSON has no undefined: in arrays it becomes null, as JSON.stringify writes it
+          out[i] = value[i] === undefined ? null : copyAnyJSON(value[i], st, checkDuplicates);
+          st.segs.pop();
+        }
+        return out;
+      }
+      if (!isPlainObject(value)) throw new DecodeFailure(`json: unsupported type: ${describeObject(value)}`);
+      const obj = value;
+      const out: Record<string, unknown> = {};
+      const { keys, repeats } = checkDuplicates ? keysOf(st, obj) : { keys: Object.keys(obj), repeats: false };
+      const seen = repeats ? new Set<string>() : undefined;
+      for (const key of keys) {
+        st.segs.push(key);
+        if (seen) {
+          if (seen.has(key)) {
+            addStrictError(st, 'duplicate field', strictPath(st.segs));
+            st.segs.pop();
+            continue;
+          }
+          seen.add(key);
+        }
+        if (obj[key] !== undefined) setOwn(out, key, copyAnyJSON(obj[key], st, checkDuplicates));
+        st.segs.pop();
+      }
+      return out;
+    }
+    default:
+      throw new DecodeFailure(`json: unsupported type: ${typeof value}`);
+  }
+}

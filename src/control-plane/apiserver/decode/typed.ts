@@ -1,0 +1,426 @@
+// Decoding into a built-in kind, as encoding/json (sigs.k8s.io/json, case-sensitive) decodes into the Go
+// structs: each definition compiles once, lazily, into a codec; a codec checks the JSON types, records unknown
+// and duplicate fields, drops what the Go struct has no field for, and returns a fresh plain copy.
+import { type JSONSchemaDefinition, definition, definitionRefPrefix } from '../../../shared/api/schemas';
+import { QuantityError, parseQuantityJSON, quantityToString } from '../../../shared/lib/quantity';
+import { Base64Error, canonicalBase64 } from './base64';
+import {
+  DROP,
+  DecodeFailure,
+  type DecodeState,
+  type Decoded,
+  INT64_MAX,
+  INT64_MIN,
+  MAX_SAFE_BIG,
+  addStrictError,
+  copyAnyJSON,
+  describeJSON,
+  isPlainObject,
+  keysOf,
+  setOwn,
+  strictPath,
+  unmarshalTypeError,
+  unmarshalValueError,
+  unsafeIntegerError,
+} from './state';
+import { TimeParseError, canonicalMicroTime, canonicalTime } from './time';
+
+export interface Codec {
+  /** The Go type as reflect prints it in encoding/json errors ("int32", "[]v1.Container", "v1.PodSpec"). */
+  readonly goType: string;
+  /** Which JSON value shape the codec takes (used to pick an anyOf branch). */
+  readonly accepts: 'object' | 'array' | 'string' | 'number' | 'boolean' | 'any';
+  decode(value: unknown, st: DecodeState): Decoded;
+  /** The Go zero value, for nulls inside arrays and maps. */
+  zero(): unknown;
+}
+
+// ------------------------------------------------------------------ scalars
+
+const stringCodec = (goType = 'string'): Codec => ({
+  goType,
+  accepts: 'string',
+  decode(value, st) {
+    if (typeof value === 'string') return value;
+    if (value === null) return DROP;
+    throw unmarshalTypeError(st, describeJSON(value), goType);
+  },
+  zero: () => '',
+});
+
+const boolCodec: Codec = {
+  goType: 'bool',
+  accepts: 'boolean',
+  decode(value, st) {
+    if (typeof value === 'boolean') return value;
+    if (value === null) return DROP;
+    throw unmarshalTypeError(st, describeJSON(value), 'bool');
+  },
+  zero: () => false,
+};
+
+function numberLiteral(value: number | bigint): string {
+  return typeof value === 'bigint' ? value.toString() : String(value);
+}
+
+const intCodec = (bits: 32 | 64, goType = bits === 32 ? 'int32' : 'int64'): Codec => {
+  const min = bits === 32 ? -(2 ** 31) : Number.MIN_SAFE_INTEGER;
+  const max = bits === 32 ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER;
+  return {
+    goType,
+    accepts: 'number',
+    decode(value, st) {
+      if (typeof value === 'number') {
+        if (Number.isInteger(value) && value >= min && value <= max) return value;
+        if (bits === 64 && Number.isInteger(value) && Math.abs(value) < 2 ** 63) throw unsafeIntegerError(st, numberLiteral(value));
+        throw unmarshalTypeError(st, `number ${numberLiteral(value)}`, goType);
+      }
+      if (typeof value === 'bigint') {
+        if (value >= BigInt(min) && value <= BigInt(max)) return Number(value);
+        if (bits === 64 && value >= INT64_MIN && value <= INT64_MAX) throw unsafeIntegerError(st, value.toString());
+        throw unmarshalTypeError(st, `number ${value.toString()}`, goType);
+      }
+      if (value === null) return DROP;
+      throw unmarshalTypeError(st, describeJSON(value), goType);
+    },
+    zero: () => 0,
+  };
+};
+
+const floatCodec: Codec = {
+  goType: 'float64',
+  accepts: 'number',
+  decode(value, st) {
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw new DecodeFailure(`json: unsupported value: ${value}`);
+      return value;
+    }
+    if (typeof value === 'bigint') return Number(value);
+    if (value === null) return DROP;
+    throw unmarshalTypeError(st, describeJSON(value), 'float64');
+  },
+  zero: () => 0,
+};
+
+/** []byte: base64 on the wire; stored re-encoded, as Go decodes and re-encodes it. */
+const bytesCodec: Codec = {
+  goType: '[]uint8',
+  accepts: 'string',
+  decode(value, st) {
+    if (typeof value === 'string') {
+      try {
+        return canonicalBase64(value);
+      } catch (err) {
+        if (err instanceof Base64Error) throw new DecodeFailure(err.message);
+        throw err;
+      }
+    }
+    if (value === null) return DROP;
+    throw unmarshalTypeError(st, describeJSON(value), '[]uint8');
+  },
+  zero: () => '',
+};
+
+/** Canonical forms of recently seen quantity strings: the same few values ("100m", "128Mi") recur in every pod. */
+const canonicalQuantities = new Map<string, string>();
+
+/** resource.Quantity: its UnmarshalJSON parses the raw JSON text and fails with the parser's own message. */
+const quantityCodec: Codec = {
+  goType: 'resource.Quantity',
+  accepts: 'any',
+  decode(value) {
+    if (value === null) return DROP;
+    if (typeof value === 'string') {
+      const known = canonicalQuantities.get(value);
+      if (known !== undefined) return known;
+    }
+    try {
+      const canonical = quantityToString(parseQuantityJSON(value));
+      if (typeof value === 'string') {
+        if (canonicalQuantities.size >= 4096) canonicalQuantities.clear();
+        canonicalQuantities.set(value, canonical);
+      }
+      return canonical;
+    } catch (err) {
+      if (err instanceof QuantityError) throw new DecodeFailure(err.message);
+      throw err;
+    }
+  },
+  zero: () => '0',
+};
+
+/** intstr.IntOrString: a string, or an int32 decoded by a nested json.Unmarshal. */
+const intOrStringCodec: Codec = {
+  goType: 'intstr.IntOrString',
+  accepts: 'any',
+  decode(value, st) {
+    if (typeof value === 'string') return value;
+    if (value === null) return DROP;
+    if (typeof value === 'number' || typeof value === 'bigint') {
+      const n = typeof value === 'bigint' ? (value <= MAX_SAFE_BIG && value >= -MAX_SAFE_BIG ? Number(value) : NaN) : value;
+      if (Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1) return n;
+      throw unmarshalValueError(`number ${numberLiteral(value)}`, 'int32');
+    }
+    void st;
+    throw unmarshalValueError(describeJSON(value), 'int32');
+  },
+  zero: () => 0,
+};
+
+/** metav1.Time / MicroTime: a string parsed with time.Parse, stored in the server's canonical form. */
+const timeCodec = (micro: boolean): Codec => ({
+  goType: micro ? 'v1.MicroTime' : 'v1.Time',
+  accepts: 'string',
+  decode(value) {
+    if (value === null) return DROP;
+    if (typeof value !== 'string') throw unmarshalValueError(describeJSON(value), 'string');
+    try {
+      return micro ? canonicalMicroTime(value) : canonicalTime(value);
+    } catch (err) {
+      if (err instanceof TimeParseError) throw new DecodeFailure(err.message);
+      throw err;
+    }
+  },
+  zero: () => null,
+});
+
+/** RawExtension, apiextensions JSON, FieldsV1: any JSON value, kept as it is (no strictness inside). */
+const anyCodec = (goType: string): Codec => ({
+  goType,
+  accepts: 'any',
+  decode(value, st) {
+    return copyAnyJSON(value, st, false);
+  },
+  zero: () => null,
+});
+
+// ------------------------------------------------------------------ collections
+
+class ArrayCodec implements Codec {
+  readonly accepts = 'array';
+  constructor(
+    private readonly item: Codec,
+    readonly goType = `[]${item.goType}`,
+  ) {}
+  decode(value: unknown, st: DecodeState): Decoded {
+    if (value === null) return DROP;
+    if (!Array.isArray(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      st.segs.push(i);
+      const v = value[i] === null || value[i] === undefined ? this.item.zero() : this.item.decode(value[i], st);
+      out[i] = v === DROP ? this.item.zero() : v;
+      st.segs.pop();
+    }
+    return out;
+  }
+  zero(): unknown {
+    return null;
+  }
+}
+
+class MapCodec implements Codec {
+  readonly accepts = 'object';
+  constructor(
+    private readonly value: Codec,
+    readonly goType = `map[string]${value.goType}`,
+  ) {}
+  decode(value: unknown, st: DecodeState): Decoded {
+    if (value === null) return DROP;
+    if (!isPlainObject(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
+    const out: Record<string, unknown> = {};
+    const { keys, repeats } = keysOf(st, value);
+    const seen = repeats ? new Set<string>() : undefined;
+    for (const key of keys) {
+      st.segs.push(key);
+      if (seen) {
+        if (seen.has(key)) {
+          addStrictError(st, 'duplicate field', strictPath(st.segs));
+          st.segs.pop();
+          continue;
+        }
+        seen.add(key);
+      }
+      const raw = value[key];
+      if (raw === undefined) {
+        st.segs.pop();
+        continue;
+      }
+      const v = raw === null ? this.value.zero() : this.value.decode(raw, st);
+      setOwn(out, key, v === DROP ? this.value.zero() : v);
+      st.segs.pop();
+    }
+    return out;
+  }
+  zero(): unknown {
+    return null;
+  }
+}
+
+class StructCodec implements Codec {
+  readonly accepts = 'object';
+  /** Filled after construction, so recursive definitions (JSONSchemaProps) resolve to this same codec. */
+  fields = new Map<string, Codec>();
+  constructor(
+    readonly goName: string,
+    readonly goType: string,
+  ) {}
+  decode(value: unknown, st: DecodeState): Decoded {
+    if (value === null) return DROP;
+    if (!isPlainObject(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
+    const out: Record<string, unknown> = {};
+    const { keys, repeats } = keysOf(st, value);
+    const seen = repeats ? new Set<string>() : undefined;
+    const outerStruct = st.struct;
+    for (const key of keys) {
+      st.segs.push(key);
+      if (value[key] === undefined) {
+        // not JSON: an absent field (objects built in code may carry undefined)
+        st.segs.pop();
+        continue;
+      }
+      const field = this.fields.get(key);
+      if (field === undefined) {
+        addStrictError(st, 'unknown field', strictPath(st.segs));
+        st.segs.pop();
+        continue;
+      }
+      if (seen) {
+        if (seen.has(key)) {
+          addStrictError(st, 'duplicate field', strictPath(st.segs));
+          st.segs.pop();
+          continue;
+        }
+        seen.add(key);
+      }
+      st.fields.push(key);
+      st.struct = this.goName;
+      let v: Decoded;
+      if (st.dropMalformed) {
+        try {
+          v = field.decode(value[key], st);
+        } catch (err) {
+          if (!(err instanceof DecodeFailure)) throw err;
+          v = DROP;
+        }
+      } else {
+        v = field.decode(value[key], st);
+      }
+      st.struct = outerStruct;
+      st.fields.pop();
+      st.segs.pop();
+      if (v !== DROP) setOwn(out, key, v);
+    }
+    return out;
+  }
+  zero(): unknown {
+    return {};
+  }
+}
+
+/** JSONSchemaPropsOrBool and friends: the branch is chosen by the JSON value's shape. */
+class AnyOfCodec implements Codec {
+  readonly accepts = 'any';
+  constructor(
+    private readonly branches: Codec[],
+    readonly goType: string,
+  ) {}
+  decode(value: unknown, st: DecodeState): Decoded {
+    if (value === null) return DROP;
+    const shape = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'bigint' ? 'number' : typeof value;
+    const branch = this.branches.find((b) => b.accepts === shape) ?? this.branches.find((b) => b.accepts === 'any');
+    if (!branch) throw unmarshalTypeError(st, describeJSON(value), this.goType);
+    // These types have their own UnmarshalJSON, which decodes the branch with a fresh, non-strict json.Unmarshal:
+    // no unknown-field findings inside, and type errors without the outer context.
+    const { fields, struct } = st;
+    const found = st.strict.length;
+    st.fields = [];
+    st.struct = '';
+    try {
+      return branch.decode(value, st);
+    } finally {
+      st.fields = fields;
+      st.struct = struct;
+      for (const f of st.strict.splice(found)) st.strictSeen.delete(f);
+    }
+  }
+  zero(): unknown {
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------ compilation
+
+const structCache = new Map<string, Codec>();
+
+function packageOf(definitionName: string): string {
+  const parts = definitionName.split('.');
+  return parts[parts.length - 2];
+}
+
+const specialDefinitions: Record<string, () => Codec> = {
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': () => quantityCodec,
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': () => intOrStringCodec,
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Time': () => timeCodec(false),
+  'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': () => timeCodec(true),
+};
+
+/** The codec of a definition by name (cached: compiled once per process). */
+export function codecForDefinition(name: string): Codec {
+  const cached = structCache.get(name);
+  if (cached) return cached;
+  const special = specialDefinitions[name];
+  if (special) {
+    const c = special();
+    structCache.set(name, c);
+    return c;
+  }
+  const def = definition(name);
+  if (!def) throw new Error(`no schema definition ${name}`);
+  const goName = def['x-go-name'] ?? name.slice(name.lastIndexOf('.') + 1);
+  const goType = `${packageOf(name)}.${goName}`;
+  if (def['x-kubernetes-preserve-unknown-fields']) {
+    const c = anyCodec(goType);
+    structCache.set(name, c);
+    return c;
+  }
+  if (def.anyOf) {
+    const c = new AnyOfCodec([], goType);
+    structCache.set(name, c);
+    (c as unknown as { branches: Codec[] }).branches = def.anyOf.map((b) => compileSchema(b, undefined));
+    return c;
+  }
+  if (def.type !== 'object' || !def.properties) {
+    const c = compileSchema(def, goType);
+    structCache.set(name, c);
+    return c;
+  }
+  const codec = new StructCodec(goName, goType);
+  structCache.set(name, codec);
+  for (const [field, schema] of Object.entries(def.properties)) codec.fields.set(field, compileSchema(schema, schema['x-go-type']));
+  return codec;
+}
+
+function compileSchema(schema: JSONSchemaDefinition, goType: string | undefined): Codec {
+  if (schema.$ref) return codecForDefinition(schema.$ref.slice(definitionRefPrefix.length));
+  if (schema.anyOf) return new AnyOfCodec(schema.anyOf.map((b) => compileSchema(b, undefined)), goType ?? 'interface {}');
+  switch (schema.type) {
+    case 'string':
+      return schema.format === 'byte' ? bytesCodec : stringCodec(goType);
+    case 'integer':
+      return intCodec(schema.format === 'int64' ? 64 : 32);
+    case 'number':
+      return floatCodec;
+    case 'boolean':
+      return boolCodec;
+    case 'array':
+      return new ArrayCodec(compileSchema(schema.items ?? {}, undefined), goType);
+    case 'object':
+      if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+        return new MapCodec(compileSchema(schema.additionalProperties, undefined), goType);
+      }
+      return anyCodec(goType ?? 'map[string]interface {}');
+    default:
+      return anyCodec(goType ?? 'interface {}');
+  }
+}
