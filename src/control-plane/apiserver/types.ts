@@ -50,7 +50,6 @@ export interface DeleteOptions {
   propagationPolicy?: PropagationPolicy | string;
   orphanDependents?: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
-  dryRun?: string[];
 }
 
 export interface ApiRequest {

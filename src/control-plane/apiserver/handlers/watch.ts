@@ -1,0 +1,155 @@
+// WATCH (api-concepts "Efficient detection of changes"; the watch cache's semantics):
+//   resourceVersion unset or "0": synthetic ADDED events for the current state, then every later change;
+//   "N": every change after revision N; older than the kept history → one ERROR event (410 Expired,
+//   "too old resource version: N (M)"); in the future → 504.
+// Label and field selectors filter per event: an object that stops matching arrives as DELETED (with its
+// last matching content), one that starts matching as ADDED. Events arrive in one handler call per store
+// revision, through the clock's defer, each object with metadata.resourceVersion = its modRevision.
+// Bookmarks (allowWatchBookmarks) carry only a resourceVersion: sent when a revision had nothing for this
+// watcher and a minute has passed since the last delivery, or on demand. sendInitialEvents ends the initial
+// state with a BOOKMARK annotated k8s.io/initial-events-end: "true".
+import { newTooLargeResourceVersion, newTooOldResourceVersion, toStatus, type Status } from '../../../shared/api/status';
+import { formatApiVersion, WatchEventType, type KubeObject, type WatchEvent } from '../../../shared/api/types';
+import { TraceKind } from '../../../shared/protocol/trace';
+import { resourcePrefix } from '../../store/keys';
+import { StoreEventType, type RevisionBatch, type StoreWatch } from '../../store/types';
+import type { ResourceContext } from '../pipeline/context';
+import { fromStored } from '../storage/object-codec';
+import { parseSelection, selectionMatches } from '../storage/selection';
+import { newInvalid } from '../../../shared/api/status';
+import { fieldErr } from '../../../shared/api/field-errors';
+
+export const InitialEventsAnnotationKey = 'k8s.io/initial-events-end';
+
+/** How long a watcher may go without hearing anything before a quiet revision earns it a bookmark. */
+const bookmarkIntervalMs = 60_000;
+
+export interface ServerWatch {
+  stop(): void;
+  /** Sends a BOOKMARK at the current revision now (when the watch allows bookmarks). */
+  requestBookmark(): void;
+}
+
+let nextWatchId = 1;
+
+export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[]) => void): ServerWatch {
+  const { store, clock, trace } = ctx.server;
+  const opts = ctx.req.options ?? {};
+  const selection = parseSelection(opts, ctx.rt, ctx.strategy);
+  const prefix = resourcePrefix(ctx.rt, ctx.rt.namespaced ? ctx.namespace : undefined);
+  const watchId = `watch-${nextWatchId++}`;
+  const bookmarks = !!opts.allowWatchBookmarks;
+  const apiVersion = formatApiVersion(ctx.rt.group, ctx.rt.version);
+
+  let stopped = false;
+  let storeWatch: StoreWatch | undefined;
+  let lastDelivery = clock.now();
+  let lastRevision = store.revision;
+
+  const deliver = (events: WatchEvent[], revision?: number): void => {
+    if (stopped || events.length === 0) return;
+    lastDelivery = clock.now();
+    trace.emit({
+      kind: TraceKind.WatchDelivery,
+      component: 'apiserver',
+      requestId: ctx.id,
+      data: { watch: watchId, resource: ctx.rt.resource, group: ctx.rt.group, namespace: ctx.namespace ?? '', count: events.length, revision },
+    });
+    handler(events);
+  };
+
+  const bookmark = (revision: number, annotations?: Record<string, string>): WatchEvent => {
+    const metadata: KubeObject['metadata'] = { resourceVersion: String(revision) };
+    if (annotations) metadata.annotations = annotations;
+    return { type: WatchEventType.Bookmark, object: { apiVersion, kind: ctx.rt.kind, metadata } };
+  };
+
+  const errorEvent = (status: Status): WatchEvent => ({ type: WatchEventType.Error, object: status as unknown as KubeObject });
+
+  const matches = (obj: KubeObject): boolean => selectionMatches(selection, obj, ctx.rt, ctx.strategy);
+
+  const onBatch = (batch: RevisionBatch): void => {
+    if (stopped) return;
+    lastRevision = batch.revision;
+    const events: WatchEvent[] = [];
+    for (const ev of batch.events) {
+      if (ev.type === StoreEventType.Delete) {
+        const last = ev.prevKv?.value ?? ev.kv.value;
+        if (matches(last)) events.push({ type: WatchEventType.Deleted, object: fromStored(ev.kv, ev.kv.modRevision) });
+        continue;
+      }
+      const nowMatches = matches(ev.kv.value);
+      const wasMatching = ev.prevKv ? matches(ev.prevKv.value) : false;
+      if (nowMatches && wasMatching) events.push({ type: WatchEventType.Modified, object: fromStored(ev.kv) });
+      else if (nowMatches) events.push({ type: WatchEventType.Added, object: fromStored(ev.kv) });
+      else if (wasMatching && ev.prevKv) {
+        // Stopped matching: a delete carrying the last matching content at this event's revision.
+        events.push({ type: WatchEventType.Deleted, object: fromStored(ev.prevKv, batch.revision) });
+      }
+    }
+    if (events.length > 0) deliver(events, batch.revision);
+    else if (bookmarks && clock.now() - lastDelivery >= bookmarkIntervalMs) deliver([bookmark(batch.revision)], batch.revision);
+  };
+
+  const onError = (status: Status): void => {
+    if (stopped) return;
+    deliver([errorEvent(status)]);
+    stop();
+  };
+
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    storeWatch?.cancel();
+  };
+
+  const rv = opts.resourceVersion ?? '';
+  const sendInitialEvents = opts.sendInitialEvents ?? (rv === '' || rv === '0');
+  let startRevision: number;
+  if (rv === '' || rv === '0') {
+    startRevision = store.revision;
+  } else {
+    if (!/^[0-9]+$/.test(rv)) {
+      throw newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [fieldErr.invalid('resourceVersion', rv, 'must be a non-negative integer')]);
+    }
+    const n = Number(rv);
+    if (n > store.revision) throw newTooLargeResourceVersion(n, store.revision);
+    if (n < store.compactRevision) {
+      // The watch is established (HTTP 200) and its one event says why it ends.
+      const status = newTooOldResourceVersion(n, store.compactRevision).status;
+      clock.defer(() => deliver([errorEvent(status)]), `watch ${watchId} expired`);
+      return { stop, requestBookmark: () => undefined };
+    }
+    startRevision = opts.sendInitialEvents ? store.revision : n;
+  }
+
+  if (sendInitialEvents) {
+    const range = store.range(prefix, startRevision);
+    const initial: WatchEvent[] = [];
+    for (const kv of range.kvs) if (matches(kv.value)) initial.push({ type: WatchEventType.Added, object: fromStored(kv) });
+    if (opts.sendInitialEvents) initial.push(bookmark(startRevision, { [InitialEventsAnnotationKey]: 'true' }));
+    clock.defer(() => deliver(initial, startRevision), `watch ${watchId} initial events`);
+  }
+
+  try {
+    storeWatch = (store.watch as (o: { afterRevision: number; prefix: string }, h: (b: RevisionBatch) => void, e?: (s: Status) => void) => StoreWatch)(
+      { afterRevision: startRevision, prefix },
+      onBatch,
+      onError,
+    );
+  } catch (err) {
+    const status = toStatus(err);
+    if (status.code !== 410) throw err;
+    clock.defer(() => deliver([errorEvent(status)]), `watch ${watchId} expired`);
+  }
+  lastRevision = startRevision;
+
+  return {
+    stop,
+    requestBookmark() {
+      if (!bookmarks || stopped) return;
+      // The revision is read when the bookmark goes out, so it never precedes an event already delivered.
+      clock.defer(() => deliver([bookmark(lastRevision)], lastRevision), `watch ${watchId} bookmark`);
+    },
+  };
+}

@@ -1,0 +1,190 @@
+// Sets of field paths, as sigs.k8s.io/structured-merge-diff/fieldpath keeps them: a trie whose nodes hold
+// "members" (paths that end here) and "children" (paths that go deeper). Path elements use the serialised
+// form of managedFields: `f:<field>`, `k:{"name":"web"}` (a list item by key), `v:"x"` (a set item) and
+// `i:3` (an index). toFieldsV1/fromFieldsV1 convert to and from metadata.managedFields[].fieldsV1.
+import { getOwn, isJsonObject, setOwn } from '../json-value';
+
+export type PathElement = string;
+export type FieldPathElements = readonly PathElement[];
+
+export class FieldSet {
+  readonly members = new Set<PathElement>();
+  readonly children = new Map<PathElement, FieldSet>();
+
+  static of(paths: Iterable<FieldPathElements>): FieldSet {
+    const s = new FieldSet();
+    for (const p of paths) s.insert(p);
+    return s;
+  }
+
+  insert(path: FieldPathElements): void {
+    if (path.length === 0) return;
+    let node: FieldSet = this;
+    for (let i = 0; i < path.length - 1; i++) {
+      let child = node.children.get(path[i]);
+      if (!child) {
+        child = new FieldSet();
+        node.children.set(path[i], child);
+      }
+      node = child;
+    }
+    node.members.add(path[path.length - 1]);
+  }
+
+  has(path: FieldPathElements): boolean {
+    let node: FieldSet | undefined = this;
+    for (let i = 0; i < path.length - 1 && node; i++) node = node.children.get(path[i]);
+    return !!node && path.length > 0 && node.members.has(path[path.length - 1]);
+  }
+
+  /** Whether the set holds the path itself or anything below it. */
+  hasPrefix(path: FieldPathElements): boolean {
+    if (this.has(path)) return true;
+    let node: FieldSet | undefined = this;
+    for (let i = 0; i < path.length && node; i++) node = node.children.get(path[i]);
+    return !!node && !node.empty();
+  }
+
+  empty(): boolean {
+    if (this.members.size > 0) return false;
+    for (const c of this.children.values()) if (!c.empty()) return false;
+    return true;
+  }
+
+  union(other: FieldSet): FieldSet {
+    const out = this.copy();
+    out.addAll(other);
+    return out;
+  }
+
+  private addAll(other: FieldSet): void {
+    for (const m of other.members) this.members.add(m);
+    for (const [pe, c] of other.children) {
+      let mine = this.children.get(pe);
+      if (!mine) {
+        mine = new FieldSet();
+        this.children.set(pe, mine);
+      }
+      mine.addAll(c);
+    }
+  }
+
+  /** Paths in this set and not in other (exact paths; a member of other does not remove what lies below it). */
+  difference(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const m of this.members) if (!other.members.has(m)) out.members.add(m);
+    for (const [pe, c] of this.children) {
+      const oc = other.children.get(pe);
+      const d = oc ? c.difference(oc) : c.copy();
+      if (!d.empty()) out.children.set(pe, d);
+    }
+    return out;
+  }
+
+  intersection(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const m of this.members) if (other.members.has(m)) out.members.add(m);
+    for (const [pe, c] of this.children) {
+      const oc = other.children.get(pe);
+      if (!oc) continue;
+      const i = c.intersection(oc);
+      if (!i.empty()) out.children.set(pe, i);
+    }
+    return out;
+  }
+
+  copy(): FieldSet {
+    const out = new FieldSet();
+    for (const m of this.members) out.members.add(m);
+    for (const [pe, c] of this.children) out.children.set(pe, c.copy());
+    return out;
+  }
+
+  /** Every member path, depth first in element order. */
+  paths(): FieldPathElements[] {
+    const out: FieldPathElements[] = [];
+    const walk = (node: FieldSet, prefix: PathElement[]): void => {
+      for (const pe of sortElements(new Set([...node.members, ...node.children.keys()]))) {
+        if (node.members.has(pe)) out.push([...prefix, pe]);
+        const c = node.children.get(pe);
+        if (c) walk(c, [...prefix, pe]);
+      }
+    };
+    walk(this, []);
+    return out;
+  }
+
+  /** The fieldsV1 document: {"f:spec":{"f:replicas":{}}}, with "." marking a node that is also a member. */
+  toFieldsV1(): Record<string, unknown> {
+    return emit(this, false);
+  }
+
+  static fromFieldsV1(doc: unknown): FieldSet {
+    const out = new FieldSet();
+    if (isJsonObject(doc)) read(out, doc);
+    return out;
+  }
+}
+
+function emit(node: FieldSet, includeSelf: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (includeSelf && (node.members.size > 0 || node.children.size > 0)) out['.'] = {};
+  for (const pe of sortElements(new Set([...node.members, ...node.children.keys()]))) {
+    const child = node.children.get(pe);
+    setOwn(out, pe, child && !child.empty() ? emit(child, node.members.has(pe)) : {});
+  }
+  return out;
+}
+
+function read(into: FieldSet, doc: Record<string, unknown>): void {
+  for (const key of Object.keys(doc)) {
+    if (key === '.') continue;
+    const v = getOwn(doc, key);
+    const sub = isJsonObject(v) ? v : {};
+    const keys = Object.keys(sub);
+    if (keys.length === 0 || Object.prototype.hasOwnProperty.call(sub, '.')) into.members.add(key);
+    if (keys.some((k) => k !== '.')) {
+      const child = new FieldSet();
+      read(child, sub);
+      into.children.set(key, child);
+    }
+  }
+}
+
+const typeRank: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
+
+/** structured-merge-diff order: field names first (sorted), then keys, values and indices. */
+function sortElements(pes: Set<PathElement>): PathElement[] {
+  return [...pes].sort((a, b) => {
+    const ra = typeRank[a[0]] ?? 4;
+    const rb = typeRank[b[0]] ?? 4;
+    if (ra !== rb) return ra - rb;
+    if (ra === 3) return Number(a.slice(2)) - Number(b.slice(2));
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+}
+
+/** ".spec.template.spec.containers[name=\"web\"].image", the form conflict messages print. */
+export function pathString(path: FieldPathElements): string {
+  return path
+    .map((pe) => {
+      const body = pe.slice(2);
+      switch (pe[0]) {
+        case 'f':
+          return `.${body}`;
+        case 'k': {
+          const key = JSON.parse(body) as Record<string, unknown>;
+          return `[${Object.keys(key)
+            .map((k) => `${k}=${typeof key[k] === 'string' ? JSON.stringify(key[k]) : String(key[k])}`)
+            .join(',')}]`;
+        }
+        case 'v':
+          return `[=${body}]`;
+        case 'i':
+          return `[${body}]`;
+        default:
+          return pe;
+      }
+    })
+    .join('');
+}

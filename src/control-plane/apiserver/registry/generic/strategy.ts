@@ -1,0 +1,165 @@
+// Builds a ResourceStrategy from a kind's rules, supplying what every strategy.go in Kubernetes repeats:
+// ObjectMeta validation with the kind's name rule, status reset on main-resource writes for kinds with a status
+// subresource, generation = 1 on create and +1 on a spec change for kinds that track it, and a status strategy
+// that keeps everything but status (and metadata) from the stored object.
+import type { FieldError } from '../../../../shared/api/field-errors';
+import type { KubeObject } from '../../../../shared/api/types';
+import type { ResourceType } from '../../../../shared/api/resources';
+import { nameIsDNSSubdomain, type ValidateNameFunc } from '../../../../shared/lib/validation';
+import type { ResourceStrategy, StrategyContext } from '../../types';
+import { validateKubeObjectMeta, validateKubeObjectMetaUpdate } from './kubemeta';
+import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta';
+import { clone, meta, semanticEqual } from './util';
+
+export interface KindRules {
+  /** metadata.name rule; DNS-1123 subdomain unless the kind says otherwise. */
+  nameFn?: ValidateNameFunc;
+  /** SetDefaults_* for the kind (must be idempotent: it runs after decoding and again after admission). */
+  applyDefaults?(obj: KubeObject, ctx: StrategyContext): void;
+  /**
+   * Whether an update changed what generation counts ("spec changed"). Present = the kind tracks generation:
+   * create sets 1 and an update bumps it when this returns true. Absent = generation is left alone.
+   */
+  generationChanged?(obj: KubeObject, old: KubeObject): boolean;
+  /**
+   * Main-resource writes may not set status (create clears it, update keeps the stored one).
+   * Defaults to whether the kind has a status subresource.
+   */
+  resetStatus?: boolean;
+  /** Kind-specific PrepareForCreate, after the generic part. */
+  prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
+  /** Kind-specific PrepareForUpdate, after status is restored and before the generation bump. */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** Validation of everything but ObjectMeta: run on create, and on update for the new object. */
+  validateSpec?(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Replaces the whole create validation (for kinds that compose ObjectMeta validation themselves). */
+  validateFull?(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  /**
+   * ObjectMeta rules: 'kube' (the default, as pkg/apis/core/validation: standard finalizer names) or 'generic'
+   * (apimachinery only, as custom resources and a few API groups use).
+   */
+  metaRules?: 'kube' | 'generic';
+  /** Extra update rules (immutable fields), after ObjectMeta update validation and validateSpec. */
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Replaces the whole update validation (for kinds whose update does not re-validate the spec). */
+  validateUpdateFull?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  status?: {
+    /** After the generic part (everything but metadata and status copied from old). */
+    prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+    /** Status validation; ObjectMeta update validation is added in front. */
+    validate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  };
+  allowUnconditionalUpdate?: boolean;
+  scale?: ResourceStrategy['scale'];
+  defaultGracePeriodSeconds?(obj: KubeObject): number;
+  /** Fields beyond metadata.name and metadata.namespace that field selectors may use. */
+  selectableFields?(obj: KubeObject): Record<string, string>;
+}
+
+/** Everything in the object except metadata and status: what "spec changed" means for most kinds. */
+export function nonMetaNonStatus(obj: KubeObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(obj)) {
+    if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
+    out[k] = obj[k];
+  }
+  return out;
+}
+
+export const specChanged = (obj: KubeObject, old: KubeObject): boolean => !semanticEqual(obj.spec, old.spec);
+
+/** Restores old.status into obj (or removes status when old has none). */
+export function keepOldStatus(obj: KubeObject, old: KubeObject): void {
+  if (old.status === undefined) delete obj.status;
+  else obj.status = clone(old.status);
+}
+
+/** For status writes: every top-level field but metadata and status comes from the stored object. */
+export function keepOldNonStatus(obj: KubeObject, old: KubeObject): void {
+  for (const k of Object.keys(obj)) {
+    if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind' && !(k in old)) delete obj[k];
+  }
+  for (const k of Object.keys(old)) {
+    if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind') obj[k] = clone(old[k]);
+  }
+}
+
+export function baseSelectableFields(obj: KubeObject, namespaced: boolean): Record<string, string> {
+  const out: Record<string, string> = { 'metadata.name': obj.metadata?.name ?? '' };
+  if (namespaced) out['metadata.namespace'] = obj.metadata?.namespace ?? '';
+  return out;
+}
+
+export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStrategy {
+  const nameFn = rules.nameFn ?? nameIsDNSSubdomain;
+  const resetStatus = rules.resetStatus ?? rt.subresources.status;
+  const tracksGeneration = rules.generationChanged !== undefined;
+
+  const validateSpec = (obj: KubeObject, ctx: StrategyContext): FieldError[] => rules.validateSpec?.(obj, ctx) ?? [];
+  const metaCreate = rules.metaRules === 'generic' ? validateObjectMeta : validateKubeObjectMeta;
+  const metaUpdate = rules.metaRules === 'generic' ? validateObjectMetaUpdate : validateKubeObjectMetaUpdate;
+
+  const strategy: ResourceStrategy = {
+    namespaceScoped: rt.namespaced,
+    allowUnconditionalUpdate: rules.allowUnconditionalUpdate ?? true,
+
+    applyDefaults(obj, ctx) {
+      rules.applyDefaults?.(obj, ctx);
+    },
+
+    prepareForCreate(obj, ctx) {
+      if (resetStatus) delete obj.status;
+      if (tracksGeneration) meta(obj).generation = 1;
+      rules.prepareForCreate?.(obj, ctx);
+    },
+
+    prepareForUpdate(obj, old, ctx) {
+      // rest.BeforeUpdate: requests cannot set generation; the strategy alone may bump it.
+      if (old.metadata.generation !== undefined) meta(obj).generation = old.metadata.generation;
+      else delete meta(obj).generation;
+      if (resetStatus) keepOldStatus(obj, old);
+      rules.prepareForUpdate?.(obj, old, ctx);
+      if (tracksGeneration && rules.generationChanged!(obj, old)) {
+        meta(obj).generation = (old.metadata.generation ?? 0) + 1;
+      }
+    },
+
+    validate(obj, ctx) {
+      if (rules.validateFull) return rules.validateFull(obj, ctx);
+      return [...metaCreate(obj.metadata, rt.namespaced, nameFn), ...validateSpec(obj, ctx)];
+    },
+
+    validateUpdate(obj, old, ctx) {
+      if (rules.validateUpdateFull) return rules.validateUpdateFull(obj, old, ctx);
+      return [
+        ...metaUpdate(obj.metadata, old.metadata),
+        ...validateSpec(obj, ctx),
+        ...(rules.validateUpdate?.(obj, old, ctx) ?? []),
+      ];
+    },
+
+    defaultGracePeriodSeconds(obj) {
+      return rules.defaultGracePeriodSeconds?.(obj) ?? 0;
+    },
+
+    selectableFields(obj) {
+      return { ...baseSelectableFields(obj, rt.namespaced), ...(rules.selectableFields?.(obj) ?? {}) };
+    },
+  };
+
+  if (rt.subresources.status) {
+    strategy.status = {
+      prepareForUpdate(obj, old, ctx) {
+        if (old.metadata.generation !== undefined) meta(obj).generation = old.metadata.generation;
+        else delete meta(obj).generation;
+        keepOldNonStatus(obj, old);
+        rules.status?.prepareForUpdate?.(obj, old, ctx);
+      },
+      validateUpdate(obj, old, ctx) {
+        return [...metaUpdate(obj.metadata, old.metadata), ...(rules.status?.validate?.(obj, old, ctx) ?? [])];
+      },
+    };
+  }
+  if (rules.scale) strategy.scale = rules.scale;
+  return strategy;
+}

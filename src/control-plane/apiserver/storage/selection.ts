@@ -1,0 +1,70 @@
+// The label and field selectors of list, watch and deletecollection (storage.SelectionPredicate). Field
+// selectors may use metadata.name, metadata.namespace and whatever the kind's strategy makes selectable;
+// anything else is a 400 "field label not supported".
+import { newBadRequest } from '../../../shared/api/status';
+import type { ResourceType } from '../../../shared/api/resources';
+import type { KubeObject } from '../../../shared/api/types';
+import {
+  checkFieldSelectorFields,
+  fieldSelectorMatches,
+  parseFieldSelector,
+  parseSelector,
+  selectorMatches,
+  type FieldSelector,
+  type Selector,
+} from '../../../shared/lib/labels';
+import type { ResourceStrategy } from '../types';
+
+export interface Selection {
+  labels: Selector;
+  fields: FieldSelector;
+  /** Neither selector restricts anything. */
+  everything: boolean;
+}
+
+export function parseSelection(
+  options: { labelSelector?: string; fieldSelector?: string } | undefined,
+  rt: ResourceType,
+  strategy: ResourceStrategy,
+): Selection {
+  let labels: Selector;
+  let fields: FieldSelector;
+  try {
+    labels = parseSelector(options?.labelSelector ?? '');
+    fields = parseFieldSelector(options?.fieldSelector ?? '');
+    checkFieldSelectorFields(fields, supportedFields(rt, strategy));
+  } catch (err) {
+    throw newBadRequest(err instanceof Error ? err.message : String(err));
+  }
+  return { labels, fields, everything: labels.requirements.length === 0 && !labels.nothing && fields.requirements.length === 0 };
+}
+
+const supportedCache = new WeakMap<ResourceStrategy, string[]>();
+
+function supportedFields(rt: ResourceType, strategy: ResourceStrategy): string[] {
+  let out = supportedCache.get(strategy);
+  if (!out) {
+    const probe: KubeObject = { apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind, metadata: {} };
+    out = ['metadata.name', ...(rt.namespaced ? ['metadata.namespace'] : [])];
+    try {
+      for (const f of Object.keys(strategy.selectableFields?.(probe) ?? {})) if (!out.includes(f)) out.push(f);
+    } catch {
+      // A strategy that cannot describe an empty object still supports the metadata fields.
+    }
+    supportedCache.set(strategy, out);
+  }
+  return out;
+}
+
+export function objectFields(obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): Record<string, string> {
+  const base: Record<string, string> = { 'metadata.name': obj.metadata?.name ?? '' };
+  if (rt.namespaced) base['metadata.namespace'] = obj.metadata?.namespace ?? '';
+  return { ...base, ...(strategy.selectableFields?.(obj) ?? {}) };
+}
+
+export function selectionMatches(sel: Selection, obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): boolean {
+  if (sel.everything) return true;
+  if (!selectorMatches(sel.labels, obj.metadata?.labels ?? {})) return false;
+  if (sel.fields.requirements.length === 0) return true;
+  return fieldSelectorMatches(sel.fields, objectFields(obj, rt, strategy));
+}

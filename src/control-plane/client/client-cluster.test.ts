@@ -1,0 +1,100 @@
+// The client against the real API server: every method's request is one the server understands.
+import { describe, expect, it } from 'vitest';
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import { isStatusError, StatusReason } from '../../shared/api/status';
+import type { WatchEvent } from '../../shared/api/types';
+import { PatchType } from '../apiserver/types';
+import { createCluster } from '../cluster';
+
+const deployment = (name: string, replicas = 1): Deployment => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: 'default', labels: { app: name } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+  },
+});
+
+describe('Client over the API server', () => {
+  it('creates, reads, updates, patches, applies, scales and deletes', async () => {
+    const cluster = await createCluster({ controllers: false });
+    const { client } = cluster;
+    const created = client.deployments.create(deployment('web'));
+    expect(created.metadata.uid).toBeDefined();
+    expect(created.metadata.generation).toBe(1);
+
+    const got = client.deployments.get('web', { namespace: 'default' });
+    const updated = client.deployments.update({ ...got, spec: { ...got.spec!, replicas: 2 } });
+    expect(updated.spec?.replicas).toBe(2);
+    expect(updated.metadata.generation).toBe(2);
+
+    const withStatus = client.deployments.updateStatus({ ...updated, status: { observedGeneration: 2, replicas: 0 } });
+    expect(withStatus.status?.observedGeneration).toBe(2);
+    expect(withStatus.metadata.generation).toBe(2);
+
+    const patched = client.deployments.patch('web', PatchType.MergePatch, { metadata: { labels: { tier: 'front' } } }, { namespace: 'default' });
+    expect(patched.metadata.labels).toEqual({ app: 'web', tier: 'front' });
+
+    const scale = client.deployments.getScale('web', { namespace: 'default' });
+    expect(scale.spec?.replicas).toBe(2);
+    const scaled = client.deployments.updateScale('web', { ...scale, spec: { replicas: 5 } }, { namespace: 'default' });
+    expect(scaled.spec?.replicas).toBe(5);
+    expect(client.deployments.get('web', { namespace: 'default' }).spec?.replicas).toBe(5);
+
+    const applied = client.configMaps.apply(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' }, data: { a: '1' } },
+      { fieldManager: 'test' },
+    );
+    expect(applied.data).toEqual({ a: '1' });
+    expect(applied.metadata.managedFields?.[0]?.manager).toBe('test');
+
+    const list = client.deployments.list({ namespace: 'default', labelSelector: 'tier=front' });
+    expect(list.items.map((d) => d.metadata.name)).toEqual(['web']);
+    expect(Number(list.metadata.resourceVersion)).toBe(cluster.store.revision);
+
+    client.deployments.delete('web', { namespace: 'default' });
+    expect(() => client.deployments.get('web', { namespace: 'default' })).toThrow('deployments.apps "web" not found');
+    await cluster.close();
+  });
+
+  it('deletes collections by label, and dry-runs without storing', async () => {
+    const cluster = await createCluster({ controllers: false });
+    const { client } = cluster;
+    for (const [name, app] of [['a', 'x'], ['b', 'x'], ['c', 'y']]) {
+      client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { app } } });
+    }
+    const rev = cluster.store.revision;
+    client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry', namespace: 'default' } }, { dryRun: true });
+    expect(cluster.store.revision).toBe(rev);
+    client.configMaps.deleteCollection({ namespace: 'default', labelSelector: 'app=x' });
+    expect(client.configMaps.list({ namespace: 'default' }).items.map((c) => c.metadata.name)).toEqual(['c']);
+    await cluster.close();
+  });
+
+  it('watches from a resourceVersion, and acts as another user with withUser', async () => {
+    const cluster = await createCluster({ controllers: false });
+    const { client } = cluster;
+    const rv = client.configMaps.list({ namespace: 'default' }).metadata.resourceVersion!;
+    const events: WatchEvent[] = [];
+    const w = client.configMaps.watch({ namespace: 'default', resourceVersion: rv }, (batch) => events.push(...batch));
+    client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w', namespace: 'default' } });
+    cluster.runUntilIdle();
+    expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'w']]);
+    w.stop();
+
+    const jane = client.withUser({ username: 'jane', groups: [] });
+    let refused: unknown;
+    try {
+      jane.configMaps.list({ namespace: 'default' });
+    } catch (err) {
+      refused = err;
+    }
+    expect(isStatusError(refused, StatusReason.Forbidden)).toBe(true);
+    expect((refused as Error).message).toBe(
+      'configmaps is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "default"',
+    );
+    await cluster.close();
+  });
+});

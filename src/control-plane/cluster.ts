@@ -1,0 +1,169 @@
+// The composition root: wires a whole cluster — virtual clock, seeded rng, trace bus, MVCC store (restored from
+// a persistence when given), API server with RBAC and admission, in-process client, shared informers and the
+// controllers. Wiring only: every behaviour lives in the parts.
+//
+// It is also the headless entry point: tests, benchmarks and the worker all start a cluster here.
+import { ResourceRegistry } from '../shared/api/resources';
+import { TraceKind } from '../shared/protocol/trace';
+import { APIServer } from './apiserver/server';
+import { Client } from './client/client';
+import { controllerManagerUser, type BaseController } from './controllers/shared/controller';
+import { ServiceAccountsController } from './controllers/serviceaccount/serviceaccounts-controller';
+import { SharedInformerFactory } from './informers/factory';
+import { createRng, type Rng } from './sim/rng';
+import { VirtualClock } from './sim/virtual-clock';
+import { MvccStore } from './store/mvcc-store';
+import type { ClusterMeta, Persistence } from './store/persistence/types';
+import type { RevisionBatch } from './store/types';
+import { TraceBus } from './trace/trace-bus';
+import type { QueueSnapshot } from './workqueue/rate-limiting-queue';
+
+export interface ClusterOptions {
+  /** Seed of the rng (uids, generated names, jitter). Default 1. Ignored when a persisted cluster is restored. */
+  seed?: number;
+  /** Virtual start time, ms since the epoch. Default 2026-01-01T00:00:00Z. Ignored when restoring. */
+  startTime?: number;
+  /**
+   * Where committed revisions go and the cluster is restored from. Default none: pure memory. The cluster
+   * never closes it: whoever passed it in does, after close().
+   */
+  persistence?: Persistence;
+  /** Store history kept for watches, in revisions (older ones get 410 Gone). Default the store's 10 000. */
+  historyRevisions?: number;
+  /** Run the controllers. Default true; false gives a bare API server + store (for API-level tests). */
+  controllers?: boolean;
+  /** Trace ring buffer size. Default 10 000. */
+  traceCapacity?: number;
+}
+
+/** A controller as the cluster runs it. */
+export interface RunningController {
+  readonly controller: BaseController;
+  shutDown(): void;
+}
+
+export interface Cluster {
+  readonly clock: VirtualClock;
+  readonly store: MvccStore;
+  readonly apiserver: APIServer;
+  /** Acts as the API server's current user (the admin of a fresh playground). */
+  readonly client: Client;
+  readonly informers: SharedInformerFactory;
+  readonly trace: TraceBus;
+  readonly rng: Rng;
+  readonly seed: number;
+  readonly persistence?: Persistence;
+  readonly registry: ResourceRegistry;
+  readonly controllers: readonly RunningController[];
+  /** The controllers' work queues, for the UI. */
+  queues(): QueueSnapshot[];
+  /** Runs deferred work and timers until nothing is pending or maxTimeMs passes (see VirtualClock.runUntilIdle). */
+  runUntilIdle(options?: { maxTimeMs?: number; maxSteps?: number }): void;
+  /** Moves virtual time forward, firing what comes due. */
+  advance(ms: number): void;
+  /** Runs until predicate() holds or maxMs of virtual time passes; returns whether it held. */
+  runUntil(predicate: () => boolean, maxMs?: number): boolean;
+  /** Resolves once everything committed so far (and the clock/rng state) is durable. No-op without persistence. */
+  flush(): Promise<void>;
+  /** Stops controllers and informers and flushes the persistence (which stays open: its owner closes it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates (or restores) a cluster. Time is virtual: nothing happens until the clock is driven, by the caller
+ * (runUntilIdle/advance/runUntil) or by a RealtimeDriver in the worker.
+ *
+ * @example
+ * const cluster = await createCluster({ seed: 1 });
+ * cluster.client.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+ * cluster.runUntilIdle();                                   // the serviceaccount controller reacts
+ * cluster.client.serviceAccounts.get('default', { namespace: 'team-a' });
+ * await cluster.close();
+ *
+ * @example
+ * // Survives a "reload": the same persistence restores objects, revisions, uids, time and the rng stream.
+ * const persistence = new MemoryPersistence();
+ * const first = await createCluster({ persistence });
+ * first.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' } });
+ * await first.close();
+ * const second = await createCluster({ persistence });    // configmap "c" is there, same uid and resourceVersion
+ */
+export async function createCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const persistence = options.persistence;
+  const snapshot = persistence ? await persistence.load() : undefined;
+  const meta = snapshot?.meta;
+
+  const seed = meta?.seed ?? options.seed ?? 1;
+  const clock = new VirtualClock({ startTime: meta?.clockTime ?? options.startTime });
+  const rng = createRng(meta?.rngState ?? seed);
+  const trace = new TraceBus({ clock, capacity: options.traceCapacity });
+  const currentMeta = (): ClusterMeta => ({ clockTime: clock.now(), rngState: rng.state(), seed });
+
+  const onCommit = (batch: RevisionBatch): void => {
+    trace.emit({
+      kind: TraceKind.StoreCommit,
+      component: 'etcd',
+      data: { revision: batch.revision, events: batch.events.map((e) => ({ type: e.type, key: e.kv.key })) },
+    });
+    if (persistence) {
+      persistence.enqueue(batch);
+      // Queued with the batch, so time and the rng stream are saved atomically with the objects.
+      persistence.setMeta(currentMeta());
+    }
+  };
+  const store = new MvccStore({ clock, historyRevisions: options.historyRevisions, snapshot, onCommit });
+
+  const registry = new ResourceRegistry();
+  // The server's defaults are the real ones: RBAC over its own objects (system:masters may do anything) and the
+  // admission plugins a kubeadm v1.32 server enables, drawing generated names from the cluster's rng.
+  const apiserver = new APIServer({ clock, store, registry, trace, rng });
+  // Creates the default namespaces and RBAC objects that are missing (a restored cluster already has them).
+  apiserver.bootstrap();
+
+  const client = new Client(apiserver);
+  const controllerClient = client.withUser(controllerManagerUser);
+  const informers = new SharedInformerFactory({ client: controllerClient, clock, trace });
+
+  const controllers: RunningController[] = [];
+  if (options.controllers !== false) {
+    controllers.push(new ServiceAccountsController({ client: controllerClient, informers, clock, trace }));
+  }
+  informers.start();
+  // Lists run as deferred work: this takes no virtual time unless a list fails.
+  informers.waitForCacheSync(clock);
+  for (const c of controllers) c.controller.run();
+
+  let closed = false;
+  return {
+    clock,
+    store,
+    apiserver,
+    client,
+    informers,
+    trace,
+    rng,
+    seed,
+    persistence,
+    registry,
+    controllers,
+    queues: () => controllers.map((c) => c.controller.queue.snapshot()),
+    runUntilIdle: (opts) => clock.runUntilIdle(opts),
+    advance: (ms) => clock.advance(ms),
+    runUntil: (predicate, maxMs) => clock.runUntil(predicate, maxMs),
+    async flush() {
+      if (!persistence || closed) return;
+      persistence.setMeta(currentMeta());
+      await persistence.flush();
+    },
+    async close() {
+      if (closed) return;
+      for (const c of controllers) c.shutDown();
+      informers.shutdown();
+      if (persistence) {
+        persistence.setMeta(currentMeta());
+        await persistence.flush();
+      }
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../shared/api/types';
+import { Indexer, NamespaceIndex, NodeNameIndex, OwnerUidIndex } from './indexer';
+import { metaNamespaceKeyFunc, splitMetaNamespaceKey } from './keys';
+
+function pod(ns: string, name: string, extra: { node?: string; owners?: string[]; labels?: Record<string, string> } = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      namespace: ns,
+      name,
+      labels: extra.labels,
+      ownerReferences: extra.owners?.map((uid) => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `rs-${uid}`, uid })),
+    },
+    spec: extra.node ? { nodeName: extra.node } : {},
+  };
+}
+
+describe('keys', () => {
+  it('builds and splits namespace/name keys', () => {
+    expect(metaNamespaceKeyFunc(pod('ns', 'a'))).toBe('ns/a');
+    expect(metaNamespaceKeyFunc({ metadata: { name: 'node-1' } })).toBe('node-1');
+    expect(splitMetaNamespaceKey('ns/a')).toEqual({ namespace: 'ns', name: 'a' });
+    expect(splitMetaNamespaceKey('node-1')).toEqual({ namespace: '', name: 'node-1' });
+    expect(() => splitMetaNamespaceKey('a/b/c')).toThrow('unexpected key format: "a/b/c"');
+  });
+});
+
+describe('Indexer', () => {
+  it('indexes by namespace, owner uid and node name', () => {
+    const idx = new Indexer();
+    idx.upsert(pod('a', 'p1', { node: 'n1', owners: ['u1'] }));
+    idx.upsert(pod('a', 'p2', { node: 'n2', owners: ['u1', 'u2'] }));
+    idx.upsert(pod('b', 'p3'));
+    expect(idx.indexKeys(NamespaceIndex, 'a').sort()).toEqual(['a/p1', 'a/p2']);
+    expect(idx.indexKeys(OwnerUidIndex, 'u1').sort()).toEqual(['a/p1', 'a/p2']);
+    expect(idx.indexKeys(OwnerUidIndex, 'u2')).toEqual(['a/p2']);
+    expect(idx.byIndex(NodeNameIndex, 'n1').map((p) => p.metadata.name)).toEqual(['p1']);
+    expect(idx.indexKeys(NodeNameIndex, 'n3')).toEqual([]);
+    expect(idx.listIndexFuncValues(NodeNameIndex).sort()).toEqual(['n1', 'n2']);
+  });
+
+  it('moves index entries on update and removes them on delete', () => {
+    const idx = new Indexer();
+    idx.upsert(pod('a', 'p1'));
+    const old = idx.upsert(pod('a', 'p1', { node: 'n1' }));
+    expect(old?.spec).toEqual({});
+    expect(idx.indexKeys(NodeNameIndex, 'n1')).toEqual(['a/p1']);
+    idx.upsert(pod('a', 'p1', { node: 'n2' }));
+    expect(idx.indexKeys(NodeNameIndex, 'n1')).toEqual([]);
+    expect(idx.listIndexFuncValues(NodeNameIndex)).toEqual(['n2']);
+    expect(idx.delete('a/p1')?.metadata.name).toBe('p1');
+    expect(idx.delete('a/p1')).toBeUndefined();
+    expect(idx.listIndexFuncValues(NamespaceIndex)).toEqual([]);
+    expect(idx.size).toBe(0);
+  });
+
+  it('adds custom indexers over existing objects and rejects duplicate names', () => {
+    const idx = new Indexer();
+    idx.upsert(pod('a', 'p1', { labels: { app: 'web' } }));
+    idx.upsert(pod('a', 'p2', { labels: { app: 'db' } }));
+    idx.addIndexers({ app: (o) => (o.metadata.labels?.app ? [o.metadata.labels.app] : []) });
+    expect(idx.indexKeys('app', 'web')).toEqual(['a/p1']);
+    idx.upsert(pod('a', 'p3', { labels: { app: 'web' } }));
+    expect(idx.indexKeys('app', 'web').sort()).toEqual(['a/p1', 'a/p3']);
+    expect(() => idx.addIndexers({ app: () => [] })).toThrow('indexer conflict: app');
+    expect(() => idx.byIndex('nope', 'x')).toThrow('Index with name nope does not exist');
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from './rng';
+
+describe('createRng', () => {
+  it('repeats the same stream for the same seed and differs across seeds', () => {
+    const a = createRng(42);
+    const b = createRng(42);
+    const c = createRng(43);
+    const sa = Array.from({ length: 10 }, () => a.next());
+    expect(Array.from({ length: 10 }, () => b.next())).toEqual(sa);
+    expect(Array.from({ length: 10 }, () => c.next())).not.toEqual(sa);
+    expect(sa.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+
+  it('continues the stream from a saved state', () => {
+    const a = createRng(7);
+    a.next();
+    a.next();
+    const resumed = createRng(a.state());
+    expect(Array.from({ length: 5 }, () => resumed.next())).toEqual(Array.from({ length: 5 }, () => a.next()));
+  });
+
+  it('draws integers in range, strings from the alphabet and v4-shaped UUIDs', () => {
+    const r = createRng(1);
+    const ints = Array.from({ length: 1000 }, () => r.int(6));
+    expect(new Set(ints)).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+    expect(r.string(12, 'bcdfghjklmnpqrstvwxz2456789')).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]{12}$/);
+    const ids = new Set(Array.from({ length: 100 }, () => r.uuid()));
+    expect(ids.size).toBe(100);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});

@@ -1,0 +1,130 @@
+// The cluster's trace bus: every component emits through it (as a TraceSink); the worker and tests subscribe.
+// Events get a monotonic seq, the simulated time, and — when emitted while another event is being handled —
+// that event's seq as their cause, so a chain watch delivery → reconcile → API request can be followed back.
+import type { Clock } from '../sim/clock';
+import type { TraceEvent, TraceSink } from '../../shared/protocol/trace';
+
+/** A TraceSink that also knows which event is being handled right now. */
+export interface CausalTraceSink extends TraceSink {
+  /** seq of the innermost causeScope, or undefined outside any. */
+  readonly currentCause: number | undefined;
+  /** Runs fn with seq as the cause of every event emitted inside it that names no cause of its own. */
+  causeScope<R>(seq: number | undefined, fn: () => R): R;
+}
+
+export function isCausalTraceSink(sink: TraceSink): sink is CausalTraceSink {
+  return typeof (sink as Partial<CausalTraceSink>).causeScope === 'function';
+}
+
+/** causeScope on any sink: plain sinks just run fn. */
+export function withCause<R>(sink: TraceSink, seq: number | undefined, fn: () => R): R {
+  return isCausalTraceSink(sink) ? sink.causeScope(seq, fn) : fn();
+}
+
+/** The cause in effect on any sink (undefined for plain sinks). */
+export function currentCause(sink: TraceSink): number | undefined {
+  return isCausalTraceSink(sink) ? sink.currentCause : undefined;
+}
+
+export type TraceSubscriber = (event: TraceEvent) => void;
+
+export interface TraceBusOptions {
+  clock: Clock;
+  /** Ring buffer size: how many recent events recent() can return. Default 10 000. */
+  capacity?: number;
+}
+
+export class TraceBus implements CausalTraceSink {
+  private readonly clock: Clock;
+  private readonly capacity: number;
+  private readonly ring: (TraceEvent | undefined)[];
+  /** Index the next event goes to. */
+  private head = 0;
+  private size = 0;
+  private nextSeq = 1;
+  private readonly causes: (number | undefined)[] = [];
+  private readonly subscribers = new Set<TraceSubscriber>();
+
+  constructor(options: TraceBusOptions) {
+    this.clock = options.clock;
+    this.capacity = Math.max(1, options.capacity ?? 10_000);
+    this.ring = new Array<TraceEvent | undefined>(this.capacity);
+  }
+
+  get currentCause(): number | undefined {
+    return this.causes.length > 0 ? this.causes[this.causes.length - 1] : undefined;
+  }
+
+  /** seq of the last event emitted (0 before any). */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  emit(event: Omit<TraceEvent, 'seq' | 'time'>): number {
+    const seq = this.nextSeq++;
+    const full: TraceEvent = { seq, time: this.clock.now(), ...event };
+    if (full.cause === undefined) {
+      const cause = this.currentCause;
+      if (cause !== undefined) full.cause = cause;
+      else delete full.cause;
+    }
+    this.ring[this.head] = full;
+    this.head = (this.head + 1) % this.capacity;
+    if (this.size < this.capacity) this.size++;
+    for (const s of this.subscribers) s(full);
+    return seq;
+  }
+
+  causeScope<R>(seq: number | undefined, fn: () => R): R {
+    this.causes.push(seq);
+    try {
+      return fn();
+    } finally {
+      this.causes.pop();
+    }
+  }
+
+  /** Calls fn for every later event; returns the unsubscribe function. */
+  subscribe(fn: TraceSubscriber): () => void {
+    this.subscribers.add(fn);
+    return () => {
+      this.subscribers.delete(fn);
+    };
+  }
+
+  /** The buffered events, oldest first; with afterSeq, only those newer than it. */
+  recent(afterSeq = 0): TraceEvent[] {
+    const out: TraceEvent[] = [];
+    const start = (this.head - this.size + this.capacity) % this.capacity;
+    for (let i = 0; i < this.size; i++) {
+      const e = this.ring[(start + i) % this.capacity]!;
+      if (e.seq > afterSeq) out.push(e);
+    }
+    return out;
+  }
+
+  /** Looks an event up by seq while it is still in the buffer. */
+  get(seq: number): TraceEvent | undefined {
+    const newest = this.nextSeq - 1;
+    if (seq > newest || seq <= newest - this.size) return undefined;
+    const idx = (this.head - 1 - (newest - seq) + this.capacity * 2) % this.capacity;
+    return this.ring[idx];
+  }
+
+  /** The chain of causes that led to an event, itself first, as far as the buffer reaches. */
+  causeChain(seq: number): TraceEvent[] {
+    const out: TraceEvent[] = [];
+    const seen = new Set<number>();
+    for (let e = this.get(seq); e && !seen.has(e.seq); e = e.cause === undefined ? undefined : this.get(e.cause)) {
+      seen.add(e.seq);
+      out.push(e);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.ring.fill(undefined);
+    this.head = 0;
+    this.size = 0;
+  }
+}

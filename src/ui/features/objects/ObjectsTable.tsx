@@ -1,0 +1,100 @@
+import { memo, useCallback } from 'react';
+import { parseApiVersion } from '../../../shared/api/types';
+import { age } from '../../lib/human-duration';
+import { toErrorView } from '../../state/errors';
+import type { ObjectRow } from '../../state/selectors';
+import { selectObjectRows } from '../../state/selectors';
+import { appStore, useAppStore } from '../../state/store';
+import { useClient } from '../../worker-client/context';
+
+/** "configmap/demo in default": the row's name for its Delete button. */
+export function objectLabel(row: Pick<ObjectRow, 'kind' | 'name' | 'namespace'>): string {
+  return `${row.kind.toLowerCase()}/${row.name}${row.namespace ? ` in ${row.namespace}` : ''}`;
+}
+
+/** Every object in the cluster, live: rows come and go as watch batches arrive. */
+export function ObjectsTable() {
+  const client = useClient();
+  const rows = useAppStore(selectObjectRows);
+
+  const remove = useCallback(
+    async (row: ObjectRow) => {
+      const { group, version } = parseApiVersion(row.apiVersion);
+      const resource = row.resourceKey.slice(row.resourceKey.indexOf('/') + 1);
+      try {
+        await client.call('api/request', {
+          verb: 'delete',
+          group,
+          version,
+          resource,
+          namespace: row.namespace || undefined,
+          name: row.name,
+        });
+        appStore.getState().showNotice(`${row.kind.toLowerCase()} "${row.name}" deleted`);
+      } catch (err) {
+        appStore.getState().showError(toErrorView(err));
+      }
+    },
+    [client],
+  );
+
+  return (
+    <section className="panel objects" aria-labelledby="objects-title">
+      <h2 id="objects-title">Objects</h2>
+      <div className="table-scroll">
+        <table>
+          <caption>
+            {rows.length} object{rows.length === 1 ? '' : 's'} in the cluster
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">Namespace</th>
+              <th scope="col">Name</th>
+              <th scope="col">UID</th>
+              <th scope="col">Resource version</th>
+              <th scope="col">Age</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <Row key={row.id} row={row} onDelete={remove} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+interface RowProps {
+  row: ObjectRow;
+  onDelete(row: ObjectRow): void;
+}
+
+/** Re-renders only when the displayed age string changes, not on every clock poll. */
+function AgeCell({ creationTimestamp }: { creationTimestamp: string | undefined }) {
+  const text = useAppStore((s) => (s.sim ? age(creationTimestamp, s.sim.time) : ''));
+  return <td>{text}</td>;
+}
+
+const Row = memo(function Row({ row, onDelete }: RowProps) {
+  return (
+    <tr>
+      <td>{row.kind}</td>
+      <td>{row.namespace}</td>
+      <td>{row.name}</td>
+      <td className="mono">{row.uid}</td>
+      <td className="mono">{row.resourceVersion}</td>
+      <AgeCell creationTimestamp={row.creationTimestamp} />
+      <td>
+        <button type="button" className="small" aria-label={`Delete ${objectLabel(row)}`} onClick={() => onDelete(row)}>
+          Delete
+        </button>
+      </td>
+    </tr>
+  );
+});

@@ -1,0 +1,23 @@
+// The page's entry: start the cluster worker, mirror its objects into the store, render.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { appStore } from './state/store';
+import { pollSim, syncObjects } from './worker-client/cluster-sync';
+import { connect } from './worker-client/connection';
+import { ClientContext } from './worker-client/context';
+import './styles.css';
+
+const reportError = (message: string) => appStore.getState().showError({ message, reason: '', code: 0 });
+
+const { client } = connect(reportError);
+syncObjects(client, appStore, reportError).catch((err: unknown) => reportError(`Could not reach the cluster: ${err instanceof Error ? err.message : String(err)}`));
+pollSim(client, appStore);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ClientContext.Provider value={client}>
+      <App />
+    </ClientContext.Provider>
+  </StrictMode>,
+);

@@ -1,0 +1,28 @@
+// The page's one zustand store, made of slices. Components read it through module-level selectors
+// (selectors.ts) with useAppStore; code outside React uses appStore.getState().
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { FeedbackSlice } from './feedback-slice';
+import { createFeedbackSlice } from './feedback-slice';
+import type { ObjectsSlice } from './objects-slice';
+import { createObjectsSlice } from './objects-slice';
+import type { SimSlice } from './sim-slice';
+import { createSimSlice } from './sim-slice';
+
+export type AppState = ObjectsSlice & SimSlice & FeedbackSlice;
+
+export function createAppStore() {
+  return createStore<AppState>()((...a) => ({
+    ...createObjectsSlice(...a),
+    ...createSimSlice(...a),
+    ...createFeedbackSlice(...a),
+  }));
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;
+
+export const appStore: AppStore = createAppStore();
+
+export function useAppStore<T>(selector: (state: AppState) => T): T {
+  return useStore(appStore, selector);
+}

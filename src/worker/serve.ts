@@ -1,0 +1,479 @@
+// The worker half of the UI ⇄ worker protocol (the UI half is src/shared/protocol/client.ts): implements the
+// method map over a cluster, runs watch subscriptions as list+watch with squashed, ack-paced batches, and a
+// capped trace channel. No Kubernetes logic lives here: every object change goes through the API server.
+import type { ApiRequest, ApiResponse, UserInfo } from '../control-plane/apiserver/types';
+import { Verb } from '../control-plane/apiserver/types';
+import type { ResourceRegistry } from '../shared/api/resources';
+import type { Status } from '../shared/api/status';
+import { newBadRequest, newInternalError, newServiceUnavailable, toStatus } from '../shared/api/status';
+import type { KubeList, KubeObject, WatchEvent } from '../shared/api/types';
+import { WatchEventType, formatApiVersion } from '../shared/api/types';
+import { changeFromWatchEvent, emptyDiff, isEmptyDiff, objectKey, recordChange } from '../shared/protocol/diff';
+import type { ObjectDiff } from '../shared/protocol/diff';
+import type { ClientMessage, PortLike, SubscriptionId, TraceBatch, WorkerMessage } from '../shared/protocol/messages';
+import type { ClusterInfo, MethodName, MethodParams, MethodResult, SimCommand, SimState } from '../shared/protocol/methods';
+import { SimAction } from '../shared/protocol/methods';
+import type { TraceEvent } from '../shared/protocol/trace';
+import { PROTOCOL_VERSION } from '../shared/protocol/version';
+import { applyManifest } from './apply';
+
+/** What serveProtocol needs of a cluster (src/control-plane/cluster.ts's Cluster satisfies it). */
+export interface ServableCluster {
+  readonly clock: { now(): number };
+  readonly store: { readonly revision: number };
+  readonly apiserver: {
+    handle(req: ApiRequest): ApiResponse;
+    watch(req: ApiRequest, handler: (events: WatchEvent[]) => void): { stop(): void };
+    currentUser: UserInfo;
+  };
+  readonly registry: ResourceRegistry;
+  readonly trace: { subscribe(fn: (event: TraceEvent) => void): () => void };
+  readonly persistence?: { whenDurable(revision: number): Promise<void>; readonly durableRevision: number };
+  /** Makes everything written so far durable. */
+  flush(): Promise<void>;
+}
+
+/** What serveProtocol needs of the real-time driver (src/control-plane/sim/realtime-driver.ts's RealtimeDriver). */
+export interface SimDriver {
+  pause(): unknown;
+  resume(): unknown;
+  step(): unknown;
+  setSpeed(speed: number): unknown;
+  /** Work was scheduled outside a timer (a request wrote): tick soon. */
+  wake(): void;
+  state(): { mode: 'running' | 'paused'; speed: number; time: number; lastError?: string };
+}
+
+export interface ClusterSession<C extends ServableCluster = ServableCluster> {
+  cluster: C;
+  driver?: SimDriver;
+  persistenceKind?: ClusterInfo['persistence'];
+}
+
+export interface ServeOptions<C extends ServableCluster = ServableCluster> {
+  driver?: SimDriver;
+  /** Shown by cluster/info; default: 'none' without a persistence, 'memory' with one. */
+  persistenceKind?: ClusterInfo['persistence'];
+  /**
+   * cluster/reset: wipes the current cluster's persisted state and boots a new one. Without it, reset is refused.
+   * serveProtocol stops talking to the old cluster before calling it and relists every watch afterwards.
+   */
+  reset?: (current: ClusterSession<C>) => Promise<ClusterSession<C>>;
+  /** When to send a batch after changes arrive. Default queueMicrotask: everything one tick produced goes together. */
+  schedule?: (fn: () => void) => void;
+  /** Trace events carried per batch; the rest are counted. Default 500. */
+  traceCap?: number;
+  /** Called after every API request was handled, with the cluster it went to (headless clusters settle deferred work here). */
+  afterRequest?: (cluster: C) => void;
+}
+
+export interface ProtocolServer<C extends ServableCluster = ServableCluster> {
+  readonly cluster: C;
+  /** Number of open watch subscriptions (for tests and the dev overlay). */
+  readonly subscriptionCount: number;
+  close(): void;
+}
+
+const mutatingVerbs: ReadonlySet<string> = new Set([Verb.Create, Verb.Update, Verb.Patch, Verb.Delete, Verb.DeleteCollection]);
+
+interface Subscription {
+  id: SubscriptionId;
+  request: ApiRequest;
+  pending: ObjectDiff;
+  resourceVersion: string;
+  relist: boolean;
+  initial: boolean;
+  inFlight: boolean;
+  scheduled: boolean;
+  watch?: { stop(): void };
+  /** Bumped on every (re)list so events of a stopped watch that were already queued are ignored. */
+  generation: number;
+  closed: boolean;
+}
+
+/**
+ * Serves the protocol on `port` (a worker's global scope, a MessagePort, one end of createPortPair) and
+ * announces readiness. Returns a handle to stop serving.
+ */
+export function serveProtocol<C extends ServableCluster>(initial: C, port: PortLike, options: ServeOptions<C> = {}): ProtocolServer<C> {
+  const schedule = options.schedule ?? queueMicrotask;
+  const traceCap = options.traceCap ?? 500;
+  let session: ClusterSession<C> = { cluster: initial, driver: options.driver, persistenceKind: options.persistenceKind };
+  /** While a reset runs, calls wait for the new cluster. */
+  let resetting: Promise<void> | undefined;
+  const subscriptions = new Map<SubscriptionId, Subscription>();
+  let closed = false;
+
+  const post = (msg: WorkerMessage): void => {
+    if (!closed) port.postMessage(msg);
+  };
+
+  // ------------------------------------------------------------------ methods
+
+  type Handler<M extends MethodName> = (params: MethodParams<M>) => MethodResult<M> | Promise<MethodResult<M>>;
+  const methods: { [M in MethodName]: Handler<M> } = {
+    'api/request': async (req) => {
+      const { cluster } = session;
+      let res: ApiResponse;
+      try {
+        res = cluster.apiserver.handle(req);
+      } finally {
+        afterRequest();
+      }
+      if (mutatingVerbs.has(req.verb) && !req.options?.dryRun) await durable(cluster);
+      return res;
+    },
+    'api/apply': async (params) => {
+      const { cluster } = session;
+      const result = applyManifest(cluster, params);
+      afterRequest();
+      if (result.outcomes.some((o) => o.ok)) await durable(cluster);
+      return result;
+    },
+    'api/discovery': () => ({ resources: session.cluster.registry.all() }),
+    'sim/control': (cmd) => simControl(cmd),
+    'sim/state': () => simState(),
+    'cluster/reset': async () => {
+      if (!options.reset) throw newServiceUnavailable('this cluster cannot be reset');
+      await reset(options.reset);
+    },
+    'cluster/info': () => {
+      const { cluster } = session;
+      const info: ClusterInfo = {
+        protocolVersion: PROTOCOL_VERSION,
+        revision: cluster.store.revision,
+        persistence: session.persistenceKind ?? (cluster.persistence ? 'memory' : 'none'),
+        user: cluster.apiserver.currentUser,
+      };
+      if (cluster.persistence) info.durableRevision = cluster.persistence.durableRevision;
+      return info;
+    },
+    'cluster/flush': async () => {
+      await session.cluster.flush();
+    },
+  };
+
+  /** Waits until the store's current revision is durable, so an acknowledged write survives a reload. */
+  async function durable(cluster: ServableCluster): Promise<void> {
+    if (!cluster.persistence) return;
+    try {
+      await cluster.persistence.whenDurable(cluster.store.revision);
+    } catch (err) {
+      throw newInternalError(`the write was applied but could not be persisted: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  function simState(): SimState {
+    const { cluster, driver } = session;
+    if (!driver) return { time: cluster.clock.now(), paused: true, speed: 1, realtime: false };
+    const s = driver.state();
+    const out: SimState = { time: s.time, paused: s.mode === 'paused', speed: s.speed, realtime: true };
+    if (s.lastError !== undefined) out.lastError = s.lastError;
+    return out;
+  }
+
+  /** After a request: let the driver run the work it deferred (watch deliveries, queues), then any hook. */
+  function afterRequest(): void {
+    session.driver?.wake();
+    options.afterRequest?.(session.cluster);
+  }
+
+  function simControl(cmd: SimCommand): SimState {
+    const { driver } = session;
+    if (!driver) throw newBadRequest('no real-time driver: a headless cluster is driven by its clock');
+    switch (cmd.action) {
+      case SimAction.Pause:
+        driver.pause();
+        break;
+      case SimAction.Resume:
+        driver.resume();
+        break;
+      case SimAction.Step:
+        driver.step();
+        break;
+      case SimAction.Speed:
+        if (typeof cmd.speed !== 'number' || !Number.isFinite(cmd.speed)) throw newBadRequest('speed must be a number');
+        driver.setSpeed(cmd.speed);
+        break;
+      default:
+        throw newBadRequest(`unknown sim action "${String((cmd as { action?: unknown }).action)}"`);
+    }
+    return simState();
+  }
+
+  async function reset(resetFn: NonNullable<ServeOptions<C>['reset']>): Promise<void> {
+    if (resetting) return resetting;
+    resetting = (async () => {
+      for (const sub of subscriptions.values()) stopWatch(sub);
+      stopTrace();
+      try {
+        session = await resetFn(session);
+      } finally {
+        resetting = undefined;
+        if (traceWanted) startTrace();
+        for (const sub of subscriptions.values()) list(sub, true);
+      }
+    })();
+    return resetting;
+  }
+
+  async function handleCall(id: number, method: MethodName, params: unknown): Promise<void> {
+    const handler = methods[method] as ((p: unknown) => unknown) | undefined;
+    try {
+      if (!handler) throw newBadRequest(`unknown method "${String(method)}"`);
+      if (resetting && method !== 'cluster/reset') await resetting;
+      const result = await handler(params);
+      post({ type: 'reply', id, ok: true, result: result === undefined ? null : result });
+    } catch (err) {
+      post({ type: 'reply', id, ok: false, status: toStatus(err) });
+    }
+  }
+
+  // ------------------------------------------------------------------ watch subscriptions
+
+  function startSubscription(id: SubscriptionId, request: ApiRequest): void {
+    if (subscriptions.has(id)) stopSubscription(id);
+    const sub: Subscription = {
+      id,
+      request,
+      pending: emptyDiff(),
+      resourceVersion: '',
+      relist: false,
+      initial: true,
+      inFlight: false,
+      scheduled: false,
+      generation: 0,
+      closed: false,
+    };
+    subscriptions.set(id, sub);
+    if (!resetting) list(sub, false);
+  }
+
+  function stopWatch(sub: Subscription): void {
+    sub.generation++;
+    sub.watch?.stop();
+    sub.watch = undefined;
+  }
+
+  function stopSubscription(id: SubscriptionId): void {
+    const sub = subscriptions.get(id);
+    if (!sub) return;
+    subscriptions.delete(id);
+    sub.closed = true;
+    stopWatch(sub);
+  }
+
+  /** Lists, replaces the pending diff with the full list, and watches from the list's resourceVersion. */
+  function list(sub: Subscription, relist: boolean): void {
+    stopWatch(sub);
+    const { cluster } = session;
+    const { request } = sub;
+    const base: ApiRequest = {
+      verb: Verb.List,
+      group: request.group,
+      version: request.version,
+      resource: request.resource,
+      namespace: request.namespace,
+      user: request.user,
+      impersonate: request.impersonate,
+      options: { labelSelector: request.options?.labelSelector, fieldSelector: request.options?.fieldSelector },
+    };
+    let listed: KubeList;
+    try {
+      listed = cluster.apiserver.handle(base).body as KubeList;
+    } catch (err) {
+      endSubscription(sub, toStatus(err));
+      return;
+    }
+    const typeMeta = { apiVersion: formatApiVersion(request.group, request.version), kind: kindOf(cluster, request, listed) };
+    const full = emptyDiff();
+    for (const item of listed.items) {
+      // Typed lists leave apiVersion/kind off their items; watch events carry them. Make both alike for the UI.
+      const obj = item.kind ? item : { ...typeMeta, ...item };
+      full.added[objectKey(obj)] = obj;
+    }
+    sub.pending = full;
+    sub.resourceVersion = listed.metadata.resourceVersion ?? '';
+    if (relist) sub.relist = true;
+    const generation = ++sub.generation;
+    try {
+      sub.watch = cluster.apiserver.watch(
+        { ...base, verb: Verb.Watch, options: { ...base.options, resourceVersion: sub.resourceVersion, allowWatchBookmarks: true } },
+        (events) => {
+          if (sub.generation === generation && !sub.closed) onWatchEvents(sub, events);
+        },
+      );
+    } catch (err) {
+      endSubscription(sub, toStatus(err));
+      return;
+    }
+    scheduleFlush(sub);
+  }
+
+  function onWatchEvents(sub: Subscription, events: WatchEvent[]): void {
+    for (const event of events) {
+      if (event.type === WatchEventType.Error) {
+        // 410 Gone/Expired (history compacted past us) or any other watch failure: relist, like a reflector.
+        list(sub, true);
+        return;
+      }
+      const rv = (event.object as KubeObject).metadata?.resourceVersion;
+      if (rv) sub.resourceVersion = rv;
+      const change = changeFromWatchEvent(event);
+      if (change) recordChange(sub.pending, change);
+    }
+    scheduleFlush(sub);
+  }
+
+  function endSubscription(sub: Subscription, status: Status): void {
+    subscriptions.delete(sub.id);
+    sub.closed = true;
+    stopWatch(sub);
+    post({ type: 'watch/error', id: sub.id, status });
+  }
+
+  function scheduleFlush(sub: Subscription): void {
+    if (sub.inFlight || sub.scheduled || sub.closed) return;
+    sub.scheduled = true;
+    schedule(() => {
+      sub.scheduled = false;
+      flushSubscription(sub);
+    });
+  }
+
+  function flushSubscription(sub: Subscription): void {
+    if (sub.closed || sub.inFlight) return;
+    const replace = sub.relist || sub.initial;
+    if (!replace && isEmptyDiff(sub.pending)) return;
+    const batch: Extract<WorkerMessage, { type: 'watch/batch' }>['batch'] = { diff: sub.pending, resourceVersion: sub.resourceVersion };
+    if (replace) batch.relist = true;
+    if (sub.initial) batch.initial = true;
+    sub.pending = emptyDiff();
+    sub.relist = false;
+    sub.initial = false;
+    sub.inFlight = true;
+    post({ type: 'watch/batch', id: sub.id, batch });
+  }
+
+  function ackSubscription(id: SubscriptionId): void {
+    const sub = subscriptions.get(id);
+    if (!sub) return;
+    sub.inFlight = false;
+    if (sub.relist || !isEmptyDiff(sub.pending)) scheduleFlush(sub);
+  }
+
+  // ------------------------------------------------------------------ trace channel
+
+  let traceWanted = false;
+  let traceUnsubscribe: (() => void) | undefined;
+  let traceBuffer: TraceBatch = { events: [], dropped: 0, droppedByKind: {} };
+  let traceInFlight = false;
+  let traceScheduled = false;
+
+  function startTrace(): void {
+    stopTrace();
+    traceUnsubscribe = session.cluster.trace.subscribe((event) => {
+      if (traceBuffer.events.length < traceCap) traceBuffer.events.push(event);
+      else {
+        traceBuffer.dropped++;
+        traceBuffer.droppedByKind[event.kind] = (traceBuffer.droppedByKind[event.kind] ?? 0) + 1;
+      }
+      scheduleTrace();
+    });
+  }
+
+  function stopTrace(): void {
+    traceUnsubscribe?.();
+    traceUnsubscribe = undefined;
+  }
+
+  function scheduleTrace(): void {
+    if (traceInFlight || traceScheduled) return;
+    traceScheduled = true;
+    schedule(() => {
+      traceScheduled = false;
+      if (traceInFlight || !traceWanted) return;
+      if (traceBuffer.events.length === 0 && traceBuffer.dropped === 0) return;
+      const batch = traceBuffer;
+      traceBuffer = { events: [], dropped: 0, droppedByKind: {} };
+      traceInFlight = true;
+      post({ type: 'trace/batch', batch });
+    });
+  }
+
+  // ------------------------------------------------------------------ dispatch
+
+  function onMessage(event: { data: unknown }): void {
+    const msg = event.data as ClientMessage;
+    switch (msg?.type) {
+      case 'call':
+        void handleCall(msg.id, msg.method, msg.params);
+        return;
+      case 'watch/start':
+        startSubscription(msg.id, msg.request);
+        return;
+      case 'watch/stop':
+        stopSubscription(msg.id);
+        return;
+      case 'watch/ack':
+        ackSubscription(msg.id);
+        return;
+      case 'trace/start':
+        traceWanted = true;
+        traceInFlight = false;
+        if (!resetting) startTrace();
+        return;
+      case 'trace/stop':
+        traceWanted = false;
+        stopTrace();
+        traceBuffer = { events: [], dropped: 0, droppedByKind: {} };
+        return;
+      case 'trace/ack':
+        traceInFlight = false;
+        if (traceBuffer.events.length > 0 || traceBuffer.dropped > 0) scheduleTrace();
+        return;
+    }
+  }
+
+  port.addEventListener('message', onMessage);
+  (port as { start?: () => void }).start?.();
+  post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+
+  return {
+    get cluster() {
+      return session.cluster;
+    },
+    get subscriptionCount() {
+      return subscriptions.size;
+    },
+    close() {
+      if (closed) return;
+      for (const id of [...subscriptions.keys()]) stopSubscription(id);
+      stopTrace();
+      port.removeEventListener('message', onMessage);
+      closed = true;
+    },
+  };
+}
+
+/**
+ * Serves a worker whose cluster could not start: it says ready (so the page is not left waiting), then answers
+ * every call and watch with the given status, which the page shows.
+ */
+export function serveUnavailable(port: PortLike, status: Status): { close(): void } {
+  const onMessage = (event: { data: unknown }): void => {
+    const msg = event.data as ClientMessage;
+    if (msg?.type === 'call') port.postMessage({ type: 'reply', id: msg.id, ok: false, status } satisfies WorkerMessage);
+    else if (msg?.type === 'watch/start') port.postMessage({ type: 'watch/error', id: msg.id, status } satisfies WorkerMessage);
+  };
+  port.addEventListener('message', onMessage);
+  (port as { start?: () => void }).start?.();
+  port.postMessage({ type: 'ready', protocolVersion: PROTOCOL_VERSION } satisfies WorkerMessage);
+  return { close: () => port.removeEventListener('message', onMessage) };
+}
+
+function kindOf(cluster: ServableCluster, request: ApiRequest, listed: KubeList): string {
+  const rt = cluster.registry.forGroupResource({ group: request.group, resource: request.resource });
+  if (rt) return rt.kind;
+  return listed.kind.endsWith('List') ? listed.kind.slice(0, -'List'.length) : listed.kind;
+}
