@@ -86,8 +86,8 @@ function violations(src: string): string[] {
       if (layer === 'ui' && t.kind === 'src' && (t.path.startsWith('control-plane/') || t.path.startsWith('worker/'))) {
         found.push(`${where}: the UI reaches the cluster only through src/shared/protocol`);
       }
-      if (layer === 'shared' && t.kind === 'src' && !t.path.startsWith('shared/') && !(ref.typeOnly && t.path.startsWith('control-plane/'))) {
-        found.push(`${where}: shared code imports only shared code (type-only contracts excepted)`);
+      if (layer === 'shared' && t.kind === 'src' && !t.path.startsWith('shared/')) {
+        found.push(`${where}: shared code imports only shared code`);
       }
       if (layer === 'shared' && t.kind === 'package' && uiLibraries.some((re) => re.test(t.name))) found.push(`${where}: shared code must not use UI libraries`);
     }
@@ -124,7 +124,8 @@ describe('architecture', () => {
         'control-plane/bad.ts:3 uses Date.now() (use clock.now())',
         'control-plane/bad.ts:4 uses Math.random() (use the seeded rng)',
         'control-plane/bad.ts:5 uses setInterval (use clock.setTimer)',
-        'shared/protocol/m.ts:2 imports ../../control-plane/store/mvcc-store: shared code imports only shared code (type-only contracts excepted)',
+        'shared/protocol/m.ts:1 imports ../../control-plane/apiserver/types: shared code imports only shared code',
+        'shared/protocol/m.ts:2 imports ../../control-plane/store/mvcc-store: shared code imports only shared code',
         'ui/page.tsx:1 imports ../control-plane/cluster: the UI reaches the cluster only through src/shared/protocol',
         'ui/page.tsx:2 imports ../worker/serve: the UI reaches the cluster only through src/shared/protocol',
       ]);

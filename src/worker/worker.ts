@@ -68,6 +68,8 @@ async function main(): Promise<void> {
   serveProtocol(current.cluster, port, {
     driver: current.driver,
     persistenceKind: current.persistenceKind,
+    // Pausing freezes virtual time, not zero-time work: a request's watch events still reach the page.
+    afterRequest: (cluster) => cluster.clock.runDeferred(),
     async reset() {
       const { mode, speed } = current.driver!.state();
       const persisted = current.persistenceKind === 'indexeddb';

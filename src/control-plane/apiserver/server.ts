@@ -29,6 +29,7 @@ import {
 import { crdSchemaHints } from './crd/schema-hints';
 import { CrdRegistrar } from './crd/registrar';
 import { deleteCustomResourceDefinition, isCustomResourceDefinitions } from './crd/delete';
+import { bindingHandler, isBinding } from './handlers/binding';
 import { createHandler } from './handlers/create';
 import { deleteCollectionHandler } from './handlers/delete-collection';
 import { deleteObject, type DeleteOutcome } from './handlers/delete';
@@ -100,7 +101,7 @@ export class APIServer {
     this.reader = new StoreObjectReader(store, registry);
     this.authorizer = options.authorizer ?? new RBACAuthorizer(this.reader);
     const chain = options.mutatingPlugins && options.validatingPlugins ? undefined : defaultAdmissionChain(() => rng.next());
-    this.crds = new CrdRegistrar({ store, registry, clock, request: (req) => this.handle({ ...req, user: apiserverUser }) });
+    this.crds = new CrdRegistrar({ store, registry, clock, trace, request: (req) => this.handle({ ...req, user: apiserverUser }) });
     this.parts = {
       clock,
       store,
@@ -218,9 +219,11 @@ export class APIServer {
       const known =
         (sub === 'status' && rt.subresources.status) ||
         (sub === 'scale' && rt.subresources.scale) ||
-        (sub === 'finalize' && rt.group === '' && rt.resource === 'namespaces' && req.verb === Verb.Update);
+        (sub === 'finalize' && rt.group === '' && rt.resource === 'namespaces' && req.verb === Verb.Update) ||
+        (sub === 'binding' && rt.group === '' && rt.resource === 'pods' && req.verb === Verb.Create);
       if (!known) throw notFoundResource();
-      if (req.verb !== Verb.Get && req.verb !== Verb.Update && req.verb !== Verb.Patch) throw newMethodNotAllowed(rt, req.verb);
+      const allowed = sub === 'binding' ? [Verb.Create] : [Verb.Get, Verb.Update, Verb.Patch];
+      if (!(allowed as string[]).includes(req.verb)) throw newMethodNotAllowed(rt, req.verb);
     }
     let namespace: string | undefined;
     if (rt.namespaced) {
@@ -245,7 +248,7 @@ export class APIServer {
       case Verb.List:
         return listHandler(ctx);
       case Verb.Create:
-        return createHandler(ctx);
+        return isBinding(ctx) ? bindingHandler(ctx) : createHandler(ctx);
       case Verb.Update:
         return updateHandler(ctx);
       case Verb.Patch:

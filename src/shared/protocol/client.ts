@@ -5,7 +5,7 @@
 // - watch(request, onBatch) lists then watches; each batch is acknowledged on the next animation frame (or the
 //   injected scheduleAck), and the worker sends the next one only after the ack, which paces it to the UI.
 // - Messages are queued until the worker says ready; a worker speaking another protocol version fails them.
-import type { ApiRequest } from '../../control-plane/apiserver/types';
+import type { ApiRequest } from '../api/request';
 import type { Status } from '../api/status';
 import type { ClientMessage, PortLike, SubscriptionId, TraceBatch, WatchBatch, WorkerMessage } from './messages';
 import type { MethodName, MethodParams, MethodResult } from './methods';

@@ -1,6 +1,6 @@
 // The wire format between the UI (client.ts) and the worker (src/worker/serve.ts). Every message is plain
 // JSON; the two halves must change together (bump PROTOCOL_VERSION).
-import type { ApiRequest } from '../../control-plane/apiserver/types';
+import type { ApiRequest } from '../api/request';
 import type { Status } from '../api/status';
 import type { KubeObject } from '../api/types';
 import type { ObjectDiff } from './diff';

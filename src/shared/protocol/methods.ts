@@ -1,8 +1,6 @@
 // The UI ⇄ worker request/reply contract as one typed method map (actualbudget's Handlers pattern): the worker
 // implements every entry, the client's call() is typed by it. Params and results are plain JSON.
-// NOTE: ApiRequest/ApiResponse/UserInfo are declared in the control plane's apiserver contract; they are pure
-// types (erased at build time), so importing them here does not pull control-plane code into the UI bundle.
-import type { ApiRequest, ApiResponse, UserInfo } from '../../control-plane/apiserver/types';
+import type { ApiRequest, ApiResponse, UserInfo } from '../api/request';
 import type { ResourceType } from '../api/resources';
 import type { Status } from '../api/status';
 import type { KubeObject } from '../api/types';

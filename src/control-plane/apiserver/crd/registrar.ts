@@ -12,6 +12,8 @@ import { rfc3339, type Clock } from '../../sim/clock';
 import { resourcePrefix } from '../../store/keys';
 import type { Store } from '../../store/types';
 import type { ApiRequest, ApiResponse } from '../types';
+import { toStatus } from '../../../shared/api/status';
+import { TraceKind, type TraceSink } from '../../../shared/protocol/trace';
 import { deepCopy, deepEqual, isJsonObject } from '../patch/json-value';
 import { fromStored } from '../storage/object-codec';
 
@@ -104,6 +106,7 @@ export interface CrdRegistrarDeps {
   clock: Clock;
   /** Sends a request as the API server itself (system:apiserver), through the whole pipeline. */
   request(req: ApiRequest): ApiResponse;
+  trace?: TraceSink;
 }
 
 export class CrdRegistrar {
@@ -180,16 +183,29 @@ export class CrdRegistrar {
   /** The establishing and finalizing controllers, run to completion for every CRD that needs them. */
   reconcile(): void {
     for (const crd of this.crds()) {
-      const info = customResourceInfo(crd);
-      if (crd.metadata.deletionTimestamp) {
-        if ((crd.metadata.finalizers ?? []).includes(CustomResourceCleanupFinalizer)) this.finalize(crd, info);
-        continue;
+      // A controller's failed write is retried on the next CRD commit, as a requeue would; it is on the trace.
+      try {
+        this.reconcileOne(crd);
+      } catch (err) {
+        this.deps.trace?.emit({
+          kind: TraceKind.Custom,
+          component: 'apiextensions-controller',
+          data: { crd: crd.metadata.name, error: toStatus(err).message },
+        });
       }
-      if (!info || this.info(info.rt)?.crdName !== info.crdName) continue;
-      const status = (crd as CrdShape).status;
-      if (conditionTrue(crd, 'Established') && conditionTrue(crd, 'NamesAccepted') && deepEqual(status?.acceptedNames, info.acceptedNames)) continue;
-      this.establish(crd, info);
     }
+  }
+
+  private reconcileOne(crd: KubeObject): void {
+    const info = customResourceInfo(crd);
+    if (crd.metadata.deletionTimestamp) {
+      if ((crd.metadata.finalizers ?? []).includes(CustomResourceCleanupFinalizer)) this.finalize(crd, info);
+      return;
+    }
+    if (!info || this.info(info.rt)?.crdName !== info.crdName) return;
+    const status = (crd as CrdShape).status;
+    if (conditionTrue(crd, 'Established') && conditionTrue(crd, 'NamesAccepted') && deepEqual(status?.acceptedNames, info.acceptedNames)) return;
+    this.establish(crd, info);
   }
 
   private establish(crd: KubeObject, info: CustomResourceInfo): void {

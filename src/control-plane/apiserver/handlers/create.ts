@@ -13,7 +13,7 @@ import { defaultingStage } from '../pipeline/defaulting';
 import { ensureObjectNamespaceMatchesRequest, fillObjectMetaSystemFields, generateName, wipeObjectMetaSystemFields } from '../pipeline/object-meta';
 import { persistenceStage } from '../pipeline/persistence';
 import { validateCreateStage } from '../pipeline/validation';
-import { fromStored, resourceVersionOf, toStored } from '../storage/object-codec';
+import { resourceVersionOf, toStored, writableMeta } from '../storage/object-codec';
 import { fieldManagerName } from './field-manager-name';
 
 /** apiserver/pkg/registry/generic/registry/store.go maxNameGenerationCreateAttempts. */
@@ -69,10 +69,14 @@ export function createObject(ctx: ResourceContext, obj: KubeObject, options: { m
     return obj;
   }
   if (resourceVersionOf(obj) !== 0) throw resourceVersionSetOnCreate();
-  const result = persistenceStage(ctx, { key, expectModRevision: 0, op: { type: 'put', key, value: toStored(obj) } }, sideWrites, () =>
+  const stored = toStored(obj);
+  const result = persistenceStage(ctx, { key, expectModRevision: 0, op: { type: 'put', key, value: stored } }, sideWrites, () =>
     alreadyExists(ctx, key, obj.metadata.name ?? ''),
   );
-  return fromStored(result.results[0]!);
+  // obj is the request's private copy and equals what was stored: answer with it instead of copying again.
+  delete writableMeta(obj).selfLink;
+  writableMeta(obj).resourceVersion = String(result.results[0]!.modRevision);
+  return obj;
 }
 
 function alreadyExists(ctx: ResourceContext, key: string, name: string): StatusError {

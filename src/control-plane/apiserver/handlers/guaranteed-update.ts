@@ -135,7 +135,11 @@ export function guaranteedUpdate(ctx: ResourceContext, spec: UpdateSpec): Update
   );
   const written = result.results[0];
   // An identical write is a no-op in the store: the stored object (and its resourceVersion) stays.
-  return { object: written ? fromStored(written) : fromStored(kv), created: false };
+  if (!written) return { object: existing, created: false };
+  // obj is private and equals what was stored: answer with it instead of copying again.
+  delete writableMeta(obj).selfLink;
+  writableMeta(obj).resourceVersion = String(written.modRevision);
+  return { object: obj, created: false };
 }
 
 /**

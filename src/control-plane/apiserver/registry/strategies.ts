@@ -89,9 +89,9 @@ const builtins: Record<string, Factory> = {
 const cache = new WeakMap<ResourceType, ResourceStrategy>();
 
 /**
- * The strategy for a resource type. For a custom resource pass its CustomResourceDefinition so the scale
- * subresource uses the CRD's replica and selector paths (without it the common .spec.replicas/.status.replicas
- * are assumed). Strategies are stateless; built-in ones are cached per ResourceType.
+ * The strategy for a resource type. For a custom resource pass its CustomResourceDefinition to get the scale
+ * subresource from the CRD's replica and selector paths (without it, scale is left undefined for the caller to
+ * fill). Strategies are stateless; built-in ones are cached per ResourceType.
  */
 export function strategyFor(rt: ResourceType, crd?: KubeObject): ResourceStrategy {
   if (rt.custom) return customResourceStrategy(rt, crd);

@@ -129,6 +129,12 @@ describe('ConfigMap and Secret', () => {
     expect(s.stringData).toBeUndefined();
   });
 
+  it('keeps a "__proto__" stringData key as data', () => {
+    const s = create('', 'secrets', v1('Secret', 's', { stringData: JSON.parse('{"__proto__":"x"}') }));
+    expect(Object.keys(s.data as Obj)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(s.data)).toBe(Object.prototype);
+  });
+
   it('checks type-specific keys and keeps the type immutable', () => {
     expect(invalidMessage(() => create('', 'secrets', v1('Secret', 's', { type: 'kubernetes.io/basic-auth', data: {} })))).toBe(
       'Secret "s" is invalid: [data[username]: Required value, data[password]: Required value]',

@@ -8,7 +8,7 @@ import type { ResourceStrategy } from '../../types';
 import { crdVersion } from '../apiextensions/customresourcedefinition/strategy';
 import { validateObjectMeta } from '../generic/objectmeta';
 import { defineStrategy, nonMetaNonStatus } from '../generic/strategy';
-import { type Obj, clone, isObj, objAt, semanticEqual, str } from '../generic/util';
+import { type Obj, clone, isObj, objAt, semanticEqual, setOwn, str } from '../generic/util';
 
 /** Reads a dotted JSON path such as ".status.selector" (the form scale paths use). */
 export function readJSONPath(obj: unknown, path: string): unknown {
@@ -23,7 +23,7 @@ export function readJSONPath(obj: unknown, path: string): unknown {
 
 function everythingButMetadata(obj: KubeObject): Obj {
   const out: Obj = {};
-  for (const k of Object.keys(obj)) if (k !== 'metadata' && k !== 'apiVersion' && k !== 'kind') out[k] = obj[k];
+  for (const k of Object.keys(obj)) if (k !== 'metadata' && k !== 'apiVersion' && k !== 'kind') setOwn(out, k, obj[k]);
   return out;
 }
 
@@ -44,17 +44,19 @@ export function customResourceStrategy(rt: ResourceType, crd?: KubeObject): Reso
         const status = obj.status;
         const managedFields = obj.metadata.managedFields;
         for (const k of Object.keys(obj)) delete obj[k];
-        Object.assign(obj, clone(old));
+        const copy = clone(old);
+        for (const k of Object.keys(copy)) setOwn(obj, k, copy[k]);
         if (managedFields !== undefined) (obj.metadata as Obj).managedFields = managedFields;
         if (status === undefined) delete obj.status;
         else obj.status = status;
       },
     },
   });
-  if (rt.subresources.scale) {
-    const specReplicasPath = str(scaleSpec?.specReplicasPath) || '.spec.replicas';
-    const statusReplicasPath = str(scaleSpec?.statusReplicasPath) || '.status.replicas';
-    const labelSelectorPath = str(scaleSpec?.labelSelectorPath);
+  // The scale paths live in the CRD; without it the caller supplies them (the API server reads its CRD cache).
+  if (rt.subresources.scale && scaleSpec) {
+    const specReplicasPath = str(scaleSpec.specReplicasPath) || '.spec.replicas';
+    const statusReplicasPath = str(scaleSpec.statusReplicasPath) || '.status.replicas';
+    const labelSelectorPath = str(scaleSpec.labelSelectorPath);
     strategy.scale = {
       specReplicasPath,
       statusReplicasPath,

@@ -9,7 +9,7 @@ import { nameIsDNSSubdomain, type ValidateNameFunc } from '../../../../shared/li
 import type { ResourceStrategy, StrategyContext } from '../../types';
 import { validateKubeObjectMeta, validateKubeObjectMetaUpdate } from './kubemeta';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta';
-import { clone, meta, semanticEqual } from './util';
+import { clone, meta, semanticEqual, setOwn } from './util';
 
 export interface KindRules {
   /** metadata.name rule; DNS-1123 subdomain unless the kind says otherwise. */
@@ -61,7 +61,7 @@ export function nonMetaNonStatus(obj: KubeObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(obj)) {
     if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
-    out[k] = obj[k];
+    setOwn(out, k, obj[k]);
   }
   return out;
 }
@@ -80,7 +80,7 @@ export function keepOldNonStatus(obj: KubeObject, old: KubeObject): void {
     if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind' && !(k in old)) delete obj[k];
   }
   for (const k of Object.keys(old)) {
-    if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind') obj[k] = clone(old[k]);
+    if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind') setOwn(obj, k, clone(old[k]));
   }
 }
 

@@ -66,6 +66,18 @@ export function hasKey(obj: Obj, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key) && obj[key] !== undefined && obj[key] !== null;
 }
 
+/**
+ * Defines an own data property. Use it for keys that come from user data: plain assignment with the key
+ * "__proto__" would call the prototype setter instead of storing the key (and could swap the object's prototype).
+ */
+export function setOwn(obj: Obj, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export function hasOwn(obj: Obj, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
 /** Sets obj[key] = value when the field is absent (undefined, null). The SetDefaults_* idiom. */
 export function setDefault(obj: Obj, key: string, value: unknown): void {
   if (obj[key] === undefined || obj[key] === null) obj[key] = value;

@@ -85,7 +85,7 @@ function validateMetric(m: Obj, path: string): FieldError[] {
   const type = str(m.type);
   if (!type) errs.push(fieldErr.required(`${path}.type`, 'must specify a metric source type'));
   if (!metricSourceTypes.includes(type)) errs.push(fieldErr.notSupported(`${path}.type`, type, metricSourceTypes));
-  const expected = fieldForType[type];
+  const expected = Object.prototype.hasOwnProperty.call(fieldForType, type) ? fieldForType[type] : undefined;
   const present = Object.values(fieldForType).filter((f) => isObj(m[f])).sort();
   if (expected && !isObj(m[expected])) errs.push(fieldErr.required(`${path}.${expected}`, 'must populate information for the given metric source'));
   if (present.length !== 1) for (const f of present) if (f !== expected) errs.push(fieldErr.forbidden(`${path}.${f}`, 'must populate the given metric source only'));

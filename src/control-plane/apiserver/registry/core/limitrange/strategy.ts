@@ -7,7 +7,7 @@ import type { ResourceStrategy } from '../../../types';
 import { compareQuantities, quantityString, quantityValue } from '../../generic/quantity';
 import { validateContainerResourceName, validateResourceName } from '../../generic/podspec/resources';
 import { defineStrategy } from '../../generic/strategy';
-import { type Obj, ensureObj, invalidEach, isObj, objItems, str } from '../../generic/util';
+import { type Obj, ensureObj, hasOwn, invalidEach, isObj, objItems, setOwn, str } from '../../generic/util';
 
 const standardLimitTypes = ['Pod', 'Container', 'PersistentVolumeClaim'];
 
@@ -17,9 +17,9 @@ export function defaultLimitRange(lr: KubeObject): void {
     if (item.type !== 'Container') continue;
     const def = ensureObj(item, 'default');
     const defReq = ensureObj(item, 'defaultRequest');
-    for (const [k, v] of Object.entries(isObj(item.max) ? item.max : {})) if (!(k in def)) def[k] = v;
-    for (const [k, v] of Object.entries(def)) if (!(k in defReq)) defReq[k] = v;
-    for (const [k, v] of Object.entries(isObj(item.min) ? item.min : {})) if (!(k in defReq)) defReq[k] = v;
+    for (const [k, v] of Object.entries(isObj(item.max) ? item.max : {})) if (!hasOwn(def, k)) setOwn(def, k, v);
+    for (const [k, v] of Object.entries(def)) if (!hasOwn(defReq, k)) setOwn(defReq, k, v);
+    for (const [k, v] of Object.entries(isObj(item.min) ? item.min : {})) if (!hasOwn(defReq, k)) setOwn(defReq, k, v);
   }
 }
 
@@ -60,11 +60,12 @@ function validateLimitRange(lr: KubeObject): FieldError[] {
     }
     const gt = (a: unknown, b: unknown) => (compareQuantities(a, b) ?? 0) > 0;
     for (const k of keys) {
-      const min = lists.min[k];
-      const max = lists.max[k];
-      const def = type === 'Pod' ? undefined : lists.default[k];
-      const defReq = type === 'Pod' ? undefined : lists.defaultRequest[k];
-      const ratio = lists.maxLimitRequestRatio[k];
+      const own = (list: Obj) => (hasOwn(list, k) ? list[k] : undefined);
+      const min = own(lists.min);
+      const max = own(lists.max);
+      const def = type === 'Pod' ? undefined : own(lists.default);
+      const defReq = type === 'Pod' ? undefined : own(lists.defaultRequest);
+      const ratio = own(lists.maxLimitRequestRatio);
       const q = quantityString;
       if (min !== undefined && max !== undefined && gt(min, max)) {
         errs.push(fieldErr.invalid(`${p}.min[${k}]`, q(min), `min value ${q(min)} is greater than max value ${q(max)}`));

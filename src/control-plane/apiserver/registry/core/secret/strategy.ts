@@ -7,7 +7,7 @@ import { isConfigMapKey } from '../../../../../shared/lib/validation';
 import type { ResourceStrategy } from '../../../types';
 import { validateKubeObjectMetaUpdate } from '../../generic/kubemeta';
 import { defineStrategy } from '../../generic/strategy';
-import { type Obj, invalidEach, isObj, str, validateImmutableField } from '../../generic/util';
+import { type Obj, invalidEach, isObj, setOwn, str, validateImmutableField } from '../../generic/util';
 import { MaxSecretSize, base64DecodedLength, validateImmutableData } from '../configmap/strategy';
 
 export const SecretType = {
@@ -44,7 +44,7 @@ export function defaultSecret(secret: KubeObject): void {
   if (!secret.type) secret.type = SecretType.Opaque;
   if (isObj(secret.stringData)) {
     const data: Obj = isObj(secret.data) ? secret.data : {};
-    for (const [k, v] of Object.entries(secret.stringData)) data[k] = base64Encode(typeof v === 'string' ? v : String(v));
+    for (const [k, v] of Object.entries(secret.stringData)) setOwn(data, k, base64Encode(typeof v === 'string' ? v : String(v)));
     secret.data = data;
     delete secret.stringData;
   }

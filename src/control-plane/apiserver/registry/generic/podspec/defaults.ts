@@ -1,6 +1,6 @@
 // SetDefaults_PodSpec, SetDefaults_Container, SetDefaults_Volume, SetDefaults_Probe… of pkg/apis/core/v1/defaults.go,
 // applied to every PodSpec (pods and the templates of workloads), plus SetDefaults_Pod for pods only.
-import { type Obj, ensureObj, isObj, objItems, setDefault, setDefaultString } from '../util';
+import { type Obj, ensureObj, hasOwn, isObj, objItems, setDefault, setDefaultString, setOwn } from '../util';
 
 export const DefaultTerminationGracePeriodSeconds = 30;
 export const DefaultSchedulerName = 'default-scheduler';
@@ -127,7 +127,7 @@ function defaultRequestsFromLimits(c: Obj): void {
   if (!isObj(resources) || !isObj(resources.limits)) return;
   const requests = ensureObj(resources, 'requests');
   for (const [k, v] of Object.entries(resources.limits)) {
-    if (!Object.prototype.hasOwnProperty.call(requests, k)) requests[k] = v;
+    if (!hasOwn(requests, k)) setOwn(requests, k, v);
   }
 }
 

@@ -19,7 +19,7 @@ function validatePriorityClass(pc: KubeObject): FieldError[] {
   const name = pc.metadata.name ?? '';
   const value = typeof pc.value === 'number' ? pc.value : 0;
   if (name.startsWith('system-')) {
-    const known = SystemPriorityClasses[name];
+    const known = Object.prototype.hasOwnProperty.call(SystemPriorityClasses, name) ? SystemPriorityClasses[name] : undefined;
     const err = known === undefined ? `${name} is not a known system priority class` : known !== value ? `value of ${name} PriorityClass must be ${known}` : '';
     if (err) errs.push(fieldErr.forbidden('metadata.name', `priority class names with 'system-' prefix are reserved for system use only. error: ${err}`));
   } else if (value > HighestUserDefinablePriority) {
