@@ -34,12 +34,17 @@ async function openCluster(): Promise<{ cluster: Cluster; persistence?: IndexedD
     persistence = new IndexedDbPersistence({
       onClose: (reason) => console.warn(`kubeplay: IndexedDB connection closed (${reason}); reload the page to keep saving`),
     });
-    return { cluster: await createCluster({ persistence }), persistence };
+    return { cluster: await createCluster({ persistence, startTime: freshStartTime() }), persistence };
   } catch (err) {
     persistence?.close();
     console.warn('kubeplay: IndexedDB is unavailable; this cluster lives in memory only and a reload loses it', err);
-    return { cluster: await createCluster() };
+    return { cluster: await createCluster({ startTime: freshStartTime() }) };
   }
+}
+
+/** A new cluster's virtual clock starts at the wall-clock second it was created; a restored one resumes its own. */
+function freshStartTime(): number {
+  return Math.floor(Date.now() / 1000) * 1000;
 }
 
 async function boot(options: { speed?: number; paused?: boolean } = {}): Promise<Session> {

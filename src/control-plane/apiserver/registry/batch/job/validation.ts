@@ -95,7 +95,7 @@ export function validateJobSpec(spec: Obj, path: string): FieldError[] {
   if (ls === undefined || ls === null) errs.push(fieldErr.required(`${path}.selector`, ''));
   else errs.push(...validateLabelSelector(ls, {}, `${path}.selector`));
   const selector = trySelector(ls);
-  if (selector && !selector.nothing) errs.push(...validateTemplateMatchesSelector(selector, spec.template, `${path}.template`));
+  if (selector) errs.push(...validateTemplateMatchesSelector(selector, spec.template, `${path}.template`));
   return errs;
 }
 
