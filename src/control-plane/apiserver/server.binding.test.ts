@@ -15,7 +15,7 @@ describe('pod binding', () => {
     t.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
     t.create(pod('web'));
     t.clock.advance(2_000);
-    const res = t.server.handle({ verb: 'create', group: '', version: 'v1', resource: 'pods', subresource: 'binding' as 'status', namespace: 'default', name: 'web', body: bind('web', 'node-1') });
+    const res = t.server.handle({ verb: 'create', group: '', version: 'v1', resource: 'pods', subresource: 'binding', namespace: 'default', name: 'web', body: bind('web', 'node-1') });
     expect(res).toMatchObject({ code: 201, body: { kind: 'Status', status: 'Success' } });
     const bound = t.get('v1', 'Pod', 'default', 'web') as KubeObject & { spec: { nodeName: string }; status: { conditions: object[] } };
     expect(bound.spec.nodeName).toBe('node-1');

@@ -146,7 +146,7 @@ describe('namespaces', () => {
       version: 'v1',
       resource: 'namespaces',
       name: 'team',
-      subresource: 'finalize' as 'status',
+      subresource: 'finalize',
       body: { ...current, spec: { finalizers: [] } },
     });
     expect(t.failure(() => t.get('v1', 'Namespace', undefined, 'team')).code).toBe(404);

@@ -48,7 +48,7 @@ export interface StrategyContext {
   reader: ObjectReader;
   registry: ResourceRegistry;
   resourceType: ResourceType;
-  subresource?: 'status' | 'scale';
+  subresource?: 'status' | 'scale' | 'binding' | 'finalize' | 'eviction';
 }
 
 /**

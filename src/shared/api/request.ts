@@ -50,7 +50,7 @@ export interface ApiRequest {
   group: string;
   version: string;
   resource: string;
-  subresource?: 'status' | 'scale';
+  subresource?: 'status' | 'scale' | 'binding' | 'finalize' | 'eviction';
   /** Namespace in the URL; empty/undefined for cluster-scoped resources or all-namespace lists. */
   namespace?: string;
   name?: string;

@@ -19,6 +19,7 @@ export type TraceKind = (typeof TraceKind)[keyof typeof TraceKind];
 
 export const ApiStage = {
   Authentication: 'authentication',
+  Impersonation: 'impersonation',
   Authorization: 'authorization',
   MutatingAdmission: 'mutating-admission',
   Decode: 'decode',

@@ -18,6 +18,7 @@ import { fromStored } from '../storage/object-codec';
 import { parseSelection, selectionMatches } from '../storage/selection';
 import { newInvalid } from '../../../shared/api/status';
 import { fieldErr } from '../../../shared/api/field-errors';
+import { withCause } from '../../trace/trace-bus';
 
 export const InitialEventsAnnotationKey = 'k8s.io/initial-events-end';
 
@@ -49,13 +50,14 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
   const deliver = (events: WatchEvent[], revision?: number): void => {
     if (stopped || events.length === 0) return;
     lastDelivery = clock.now();
-    trace.emit({
+    const seq = trace.emit({
       kind: TraceKind.WatchDelivery,
       component: 'apiserver',
       requestId: ctx.id,
       data: { watch: watchId, resource: ctx.rt.resource, group: ctx.rt.group, namespace: ctx.namespace ?? '', count: events.length, revision },
     });
-    handler(events);
+    // What the watcher does with these events (an informer delta, a reconcile) names this delivery as its cause.
+    withCause(trace, seq, () => handler(events));
   };
 
   const bookmark = (revision: number, annotations?: Record<string, string>): WatchEvent => {
