@@ -29,6 +29,8 @@ import {
 import { crdSchemaHints } from './crd/schema-hints';
 import { CrdRegistrar } from './crd/registrar';
 import { deleteCustomResourceDefinition, isCustomResourceDefinitions } from './crd/delete';
+import { conversionFor } from './conversion/served-versions';
+import { handleAtServedVersion, watchHandlerAtServedVersion } from './conversion/converted-request';
 import { bindingHandler, isBinding } from './handlers/binding';
 import { createHandler } from './handlers/create';
 import { deleteCollectionHandler } from './handlers/delete-collection';
@@ -141,6 +143,9 @@ export class APIServer {
 
   handle(req: ApiRequest): ApiResponse {
     if (req.verb === Verb.Watch) throw newBadRequest('watch requests are served by APIServer.watch');
+    const storage = this.options.registry.forGroupResource(req);
+    const conversion = conversionFor(req, storage);
+    if (conversion) return handleAtServedVersion(this, req, conversion, storage!);
     const ctx = this.begin(req);
     return withCause(this.options.trace, ctx.requestSeq, () => {
       try {
@@ -155,6 +160,9 @@ export class APIServer {
   }
 
   watch(req: ApiRequest, handler: (events: WatchEvent[]) => void): ServerWatch {
+    const storage = this.options.registry.forGroupResource(req);
+    const conversion = conversionFor(req, storage);
+    if (conversion) return this.watch({ ...req, version: storage!.version }, watchHandlerAtServedVersion(handler, conversion));
     const ctx = this.begin({ ...req, verb: Verb.Watch });
     return withCause(this.options.trace, ctx.requestSeq, () => {
       try {
@@ -299,7 +307,7 @@ export class APIServer {
     return s;
   }
 
-  private schemaHintsFor(rt: ResourceType): SchemaHints {
+  schemaHintsFor(rt: ResourceType): SchemaHints {
     const key = this.cacheKey(rt);
     let h = this.hints.get(key);
     if (!h) {

@@ -14,6 +14,11 @@ export interface ResourceType {
   categories: string[];
   subresources: { status: boolean; scale: boolean };
   verbs: string[];
+  /**
+   * Other versions the same resource is served at (converted to and from this, the storage version), e.g.
+   * autoscaling/v1 for HorizontalPodAutoscaler. forKind() with one of them returns a copy carrying that version.
+   */
+  alsoServedAt?: string[];
   /** Served but not stored as its own objects (e.g. none today); reserved for virtual resources. */
   custom?: boolean;
 }
@@ -89,6 +94,11 @@ export function singularOf(kind: string): string {
   return kind.toLowerCase();
 }
 
+/** Versions a v1.32 server still serves besides the storage version, converted on the way in and out. */
+const alsoServedAt: Readonly<Record<string, string[]>> = {
+  'autoscaling/horizontalpodautoscalers': ['v1'],
+};
+
 export const builtinResourceTypes: readonly ResourceType[] = builtinRows.map(
   ([group, version, kind, resource, namespaced, shortNames, status, scale, categories]) => ({
     group,
@@ -101,6 +111,7 @@ export const builtinResourceTypes: readonly ResourceType[] = builtinRows.map(
     categories: categories ?? [],
     subresources: { status, scale },
     verbs: verbsFor(group, resource),
+    ...(alsoServedAt[`${group}/${resource}`] ? { alsoServedAt: alsoServedAt[`${group}/${resource}`] } : {}),
   }),
 );
 
@@ -142,6 +153,7 @@ export class ResourceRegistry {
   private index(t: ResourceType): void {
     this.byGvk.set(gvkKey(t), t);
     this.byGroupResource.set(grKey(t), t);
+    for (const version of t.alsoServedAt ?? []) this.byGvk.set(gvkKey({ ...t, version }), { ...t, version });
   }
 
   all(): ResourceType[] {
@@ -154,6 +166,14 @@ export class ResourceRegistry {
 
   forGroupResource(gr: GroupResource): ResourceType | undefined {
     return this.byGroupResource.get(grKey(gr));
+  }
+
+  /** The resource at a requested version: the storage version's type, or a copy at another served version. */
+  forGroupVersionResource(gvr: { group: string; version: string; resource: string }): ResourceType | undefined {
+    const t = this.byGroupResource.get(grKey(gvr));
+    if (!t) return undefined;
+    if (t.version === gvr.version) return t;
+    return t.alsoServedAt?.includes(gvr.version) ? { ...t, version: gvr.version } : undefined;
   }
 
   /** Group-less name resolution as kubectl does it: plural, singular, short name or kind, optionally "name.group". */

@@ -61,7 +61,9 @@ export function discoveryDocuments(registry: ResourceRegistry): DiscoveryDocumen
   const byGroupVersion = new Map<string, APIResource[]>();
   const groups = new Map<string, Set<string>>();
   const types = registry.all().sort((a, b) => (a.group === b.group ? a.resource.localeCompare(b.resource) : a.group.localeCompare(b.group)));
-  for (const rt of types) {
+  // The preferred (storage) version first, so it becomes the group's preferredVersion.
+  const served = types.flatMap((rt) => [rt, ...(rt.alsoServedAt ?? []).map((version) => ({ ...rt, version }))]);
+  for (const rt of served) {
     const gv = formatApiVersion(rt.group, rt.version);
     const list = byGroupVersion.get(gv) ?? [];
     list.push(...entries(rt));
