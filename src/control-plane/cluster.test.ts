@@ -27,7 +27,7 @@ describe('createCluster', () => {
   it('boots a cluster with the default namespaces and the default service accounts', async () => {
     const cluster = await createCluster();
     expect(names(cluster.client.namespaces.list().items)).toEqual(defaultNamespaces);
-    expect(cluster.informers.hasSynced()).toBe(true);
+    expect(cluster.controllerManager.isRunning).toBe(true);
     cluster.runUntilIdle();
     expect(names(cluster.client.serviceAccounts.list().items)).toEqual(defaultNamespaces.map((n) => `${n}/default`));
     expect(cluster.queues()).toEqual([{ name: 'serviceaccount', queued: [], processing: 0, waiting: [], retries: [] }]);
@@ -177,5 +177,33 @@ describe('createCluster with persistence', () => {
     expect(loaded?.meta).toEqual({ clockTime: cluster.clock.now(), rngState: cluster.rng.state(), seed: 1 });
     await cluster.close();
     persistence.close();
+  });
+});
+
+describe('faults on the control plane', () => {
+  it('a crash-restarted controller manager relists and goes on converging without duplicates', async () => {
+    const cluster = await createCluster();
+    cluster.runUntilIdle();
+    cluster.controllerManager.stop();
+    cluster.client.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'while-down' } });
+    cluster.runUntilIdle();
+    expect(cluster.client.serviceAccounts.list({ namespace: 'while-down' }).items).toHaveLength(0);
+    cluster.controllerManager.start();
+    cluster.runUntilIdle();
+    expect(names(cluster.client.serviceAccounts.list({ namespace: 'while-down' }).items)).toEqual(['while-down/default']);
+    await cluster.close();
+  });
+
+  it('controllers recover when a stopped API server comes back', async () => {
+    const cluster = await createCluster();
+    cluster.runUntilIdle();
+    cluster.endpoint.stop();
+    cluster.advance(5_000);
+    expect(() => cluster.client.namespaces.list()).toThrow('connection refused');
+    cluster.endpoint.start();
+    cluster.client.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'after-outage' } });
+    cluster.advance(60_000); // the informers' relist back-off
+    expect(names(cluster.client.serviceAccounts.list({ namespace: 'after-outage' }).items)).toEqual(['after-outage/default']);
+    await cluster.close();
   });
 });

@@ -7,9 +7,11 @@ import { ResourceRegistry } from '../shared/api/resources';
 import { TraceKind } from '../shared/protocol/trace';
 import { APIServer } from './apiserver/server';
 import { Client } from './client/client';
-import { controllerManagerUser, type BaseController } from './controllers/shared/controller';
-import { ServiceAccountsController } from './controllers/serviceaccount/serviceaccounts-controller';
-import { SharedInformerFactory } from './informers/factory';
+import { ApiServerEndpoint } from './client/connection';
+import { ControllerManager } from './controllers/controller-manager';
+import type { RunningController } from './controllers/controller-context';
+import { defaultControllers } from './controllers/index';
+import { controllerManagerUser } from './controllers/shared/controller';
 import { createRng, type Rng } from './sim/rng';
 import { VirtualClock } from './sim/virtual-clock';
 import { MvccStore } from './store/mvcc-store';
@@ -36,25 +38,23 @@ export interface ClusterOptions {
   traceCapacity?: number;
 }
 
-/** A controller as the cluster runs it. */
-export interface RunningController {
-  readonly controller: BaseController;
-  shutDown(): void;
-}
-
 export interface Cluster {
   readonly clock: VirtualClock;
   readonly store: MvccStore;
   readonly apiserver: APIServer;
-  /** Acts as the API server's current user (the admin of a fresh playground). */
+  /** Acts as the API server's current user (the admin of a fresh playground), like kubectl. */
   readonly client: Client;
-  readonly informers: SharedInformerFactory;
+  /** The API server as the network sees it: stop()/start() it, or connect() a component and partition it. */
+  readonly endpoint: ApiServerEndpoint;
+  /** kube-controller-manager: every controller, over its own informers; restart() is a crash and restart. */
+  readonly controllerManager: ControllerManager;
   readonly trace: TraceBus;
   readonly rng: Rng;
   readonly seed: number;
   readonly persistence?: Persistence;
   readonly registry: ResourceRegistry;
-  readonly controllers: readonly RunningController[];
+  /** The running controllers (empty while the controller manager is stopped). */
+  controllers(): readonly RunningController[];
   /** The controllers' work queues, for the UI. */
   queues(): QueueSnapshot[];
   /** Runs deferred work and timers until nothing is pending or maxTimeMs passes (see VirtualClock.runUntilIdle). */
@@ -120,18 +120,17 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   // Creates the default namespaces and RBAC objects that are missing (a restored cluster already has them).
   apiserver.bootstrap();
 
-  const client = new Client(apiserver);
-  const controllerClient = client.withUser(controllerManagerUser);
-  const informers = new SharedInformerFactory({ client: controllerClient, clock, trace });
-
-  const controllers: RunningController[] = [];
-  if (options.controllers !== false) {
-    controllers.push(new ServiceAccountsController({ client: controllerClient, informers, clock, trace }));
-  }
-  informers.start();
-  // Lists run as deferred work: this takes no virtual time unless a list fails.
-  informers.waitForCacheSync(clock);
-  for (const c of controllers) c.controller.run();
+  const endpoint = new ApiServerEndpoint(apiserver, clock);
+  const client = new Client(endpoint.connect('kubectl'));
+  const controllerManager = new ControllerManager({
+    client: new Client(endpoint.connect('kube-controller-manager'), controllerManagerUser),
+    clock,
+    trace,
+    registry,
+    rng,
+    controllers: options.controllers === false ? [] : defaultControllers,
+  });
+  controllerManager.start();
 
   let closed = false;
   return {
@@ -139,14 +138,15 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     store,
     apiserver,
     client,
-    informers,
+    endpoint,
+    controllerManager,
     trace,
     rng,
     seed,
     persistence,
     registry,
-    controllers,
-    queues: () => controllers.map((c) => c.controller.queue.snapshot()),
+    controllers: () => controllerManager.controllers(),
+    queues: () => controllerManager.queues(),
     runUntilIdle: (opts) => clock.runUntilIdle(opts),
     advance: (ms) => clock.advance(ms),
     runUntil: (predicate, maxMs) => clock.runUntil(predicate, maxMs),
@@ -157,8 +157,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     },
     async close() {
       if (closed) return;
-      for (const c of controllers) c.shutDown();
-      informers.shutdown();
+      controllerManager.stop();
       if (persistence) {
         persistence.setMeta(currentMeta());
         await persistence.flush();
