@@ -30,7 +30,8 @@ describe('createCluster', () => {
     expect(cluster.controllerManager.isRunning).toBe(true);
     cluster.runUntilIdle();
     expect(names(cluster.client.serviceAccounts.list().items)).toEqual(defaultNamespaces.map((n) => `${n}/default`));
-    expect(cluster.queues()).toEqual([{ name: 'serviceaccount', queued: [], processing: 0, waiting: [], retries: [] }]);
+    expect(cluster.queues()).toContainEqual({ name: 'serviceaccount', queued: [], processing: 0, waiting: [], retries: [] });
+    expect(cluster.controllers().map((c) => c.name)).toContain('deployment-controller');
     await cluster.close();
   });
 

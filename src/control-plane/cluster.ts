@@ -9,7 +9,7 @@ import { APIServer } from './apiserver/server';
 import { Client } from './client/client';
 import { ApiServerEndpoint } from './client/connection';
 import { ControllerManager } from './controllers/controller-manager';
-import type { RunningController } from './controllers/controller-context';
+import type { ControllerDescriptor, RunningController } from './controllers/controller-context';
 import { defaultControllers } from './controllers/index';
 import { controllerManagerUser } from './controllers/shared/controller';
 import { createRng, type Rng } from './sim/rng';
@@ -32,8 +32,11 @@ export interface ClusterOptions {
   persistence?: Persistence;
   /** Store history kept for watches, in revisions (older ones get 410 Gone). Default the store's 10 000. */
   historyRevisions?: number;
-  /** Run the controllers. Default true; false gives a bare API server + store (for API-level tests). */
-  controllers?: boolean;
+  /**
+   * Which kube-controller-manager controllers run: all (true, the default), none (false: a bare API server +
+   * store, for API-level tests), or the named ones (a component test runs its own controller beside them).
+   */
+  controllers?: boolean | readonly string[];
   /** Trace ring buffer size. Default 10 000. */
   traceCapacity?: number;
 }
@@ -67,6 +70,14 @@ export interface Cluster {
   flush(): Promise<void>;
   /** Stops controllers and informers and flushes the persistence (which stays open: its owner closes it). */
   close(): Promise<void>;
+}
+
+function selectControllers(which: ClusterOptions['controllers']): readonly ControllerDescriptor[] {
+  if (which === false) return [];
+  if (which === undefined || which === true) return defaultControllers;
+  const unknown = which.filter((name) => !defaultControllers.some((d) => d.name === name));
+  if (unknown.length) throw new Error(`unknown controllers: ${unknown.join(', ')}`);
+  return defaultControllers.filter((d) => which.includes(d.name));
 }
 
 /**
@@ -128,7 +139,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     trace,
     registry,
     rng,
-    controllers: options.controllers === false ? [] : defaultControllers,
+    controllers: selectControllers(options.controllers),
   });
   controllerManager.start();
 

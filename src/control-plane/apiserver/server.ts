@@ -33,6 +33,7 @@ import { conversionFor } from './conversion/served-versions';
 import { handleAtServedVersion, watchHandlerAtServedVersion } from './conversion/converted-request';
 import { bindingHandler, isBinding } from './handlers/binding';
 import { createHandler } from './handlers/create';
+import { evictionHandler, isEviction } from './handlers/eviction';
 import { deleteCollectionHandler } from './handlers/delete-collection';
 import { deleteObject, type DeleteOutcome } from './handlers/delete';
 import { discoveryDocuments, type DiscoveryDocuments } from './handlers/discovery';
@@ -228,9 +229,10 @@ export class APIServer {
         (sub === 'status' && rt.subresources.status) ||
         (sub === 'scale' && rt.subresources.scale) ||
         (sub === 'finalize' && rt.group === '' && rt.resource === 'namespaces' && req.verb === Verb.Update) ||
-        (sub === 'binding' && rt.group === '' && rt.resource === 'pods' && req.verb === Verb.Create);
+        (sub === 'binding' && rt.group === '' && rt.resource === 'pods' && req.verb === Verb.Create) ||
+        (sub === 'eviction' && rt.group === '' && rt.resource === 'pods' && req.verb === Verb.Create);
       if (!known) throw notFoundResource();
-      const allowed = sub === 'binding' ? [Verb.Create] : [Verb.Get, Verb.Update, Verb.Patch];
+      const allowed = sub === 'binding' || sub === 'eviction' ? [Verb.Create] : [Verb.Get, Verb.Update, Verb.Patch];
       if (!(allowed as string[]).includes(req.verb)) throw newMethodNotAllowed(rt, req.verb);
     }
     let namespace: string | undefined;
@@ -256,7 +258,8 @@ export class APIServer {
       case Verb.List:
         return listHandler(ctx);
       case Verb.Create:
-        return isBinding(ctx) ? bindingHandler(ctx) : createHandler(ctx);
+        if (isBinding(ctx)) return bindingHandler(ctx);
+        return isEviction(ctx) ? evictionHandler(ctx) : createHandler(ctx);
       case Verb.Update:
         return updateHandler(ctx);
       case Verb.Patch:

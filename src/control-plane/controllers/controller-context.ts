@@ -15,6 +15,15 @@ export interface ControllerContext {
   trace: TraceSink;
   registry: ResourceRegistry;
   rng: Rng;
+  config: ControllerManagerConfig;
+}
+
+/** kube-controller-manager flags the playground exposes. */
+export interface ControllerManagerConfig {
+  /** --node-monitor-grace-period: how long a node may be silent before it is marked Unknown. Default 40 s. */
+  nodeMonitorGracePeriodMs?: number;
+  /** --terminated-pod-gc-threshold. Default 12 500. */
+  terminatedPodGCThreshold?: number;
 }
 
 /** A started controller as the controller manager holds it. */

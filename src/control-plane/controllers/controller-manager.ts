@@ -8,7 +8,7 @@ import { SharedInformerFactory } from '../informers/factory';
 import type { Clock } from '../sim/clock';
 import type { Rng } from '../sim/rng';
 import type { QueueSnapshot } from '../workqueue/rate-limiting-queue';
-import type { ControllerDescriptor, RunningController } from './controller-context';
+import type { ControllerDescriptor, ControllerManagerConfig, RunningController } from './controller-context';
 
 export interface ControllerManagerOptions {
   client: Client;
@@ -17,6 +17,7 @@ export interface ControllerManagerOptions {
   registry: ResourceRegistry;
   rng: Rng;
   controllers: readonly ControllerDescriptor[];
+  config?: ControllerManagerConfig;
 }
 
 export class ControllerManager {
@@ -35,7 +36,8 @@ export class ControllerManager {
     const { client, clock, trace, registry, rng } = this.options;
     const informers = new SharedInformerFactory({ client, clock, trace });
     this.informers = informers;
-    this.running = this.options.controllers.map((d) => d.start({ client, informers, clock, trace, registry, rng }));
+    const config = this.options.config ?? {};
+    this.running = this.options.controllers.map((d) => d.start({ client, informers, clock, trace, registry, rng, config }));
     informers.start();
   }
 

@@ -3,6 +3,13 @@
 import type { ControllerDescriptor, RunningController } from './controller-context';
 import { ServiceAccountsController, ServiceAccountControllerName } from './serviceaccount/serviceaccounts-controller';
 import type { BaseController } from './shared/controller';
+import { NodeLifecycleController, NodeLifecycleControllerName } from './nodelifecycle/node-lifecycle-controller';
+import { TaintEvictionController, TaintEvictionControllerName } from './nodelifecycle/tainteviction/taint-eviction-controller';
+import { PodGCController, PodGCControllerName } from './podgc/gc-controller';
+import { GarbageCollector, GarbageCollectorControllerName } from './garbagecollector/garbage-collector';
+import { NamespaceController, NamespaceControllerName } from './namespace/namespace-controller';
+import { ReplicaSetController } from './replicaset/replica-set-controller';
+import { DeploymentController } from './deployment/deployment-controller';
 
 /** Adapts the common controller shape (a BaseController plus shutDown) to a RunningController. */
 function single(name: string, c: { controller: BaseController; shutDown(): void }): RunningController {
@@ -12,7 +19,52 @@ function single(name: string, c: { controller: BaseController; shutDown(): void 
 
 export const defaultControllers: readonly ControllerDescriptor[] = [
   {
+    name: 'deployment-controller',
+    start: (ctx) => single('deployment-controller', new DeploymentController(ctx)),
+  },
+  {
+    name: 'replicaset-controller',
+    start: (ctx) => single('replicaset-controller', new ReplicaSetController(ctx)),
+  },
+  {
+    name: 'replication-controller',
+    start: (ctx) => single('replication-controller', new ReplicaSetController({ ...ctx, kind: 'ReplicationController' })),
+  },
+  {
+    name: NamespaceControllerName,
+    start: (ctx) => {
+      const c = new NamespaceController(ctx);
+      c.run();
+      return c;
+    },
+  },
+  {
+    name: GarbageCollectorControllerName,
+    start: (ctx) => {
+      const gc = new GarbageCollector(ctx);
+      gc.run();
+      return gc;
+    },
+  },
+  {
     name: ServiceAccountControllerName,
     start: (ctx) => single(ServiceAccountControllerName, new ServiceAccountsController(ctx)),
+  },
+  {
+    name: NodeLifecycleControllerName,
+    start: (ctx) =>
+      single(
+        NodeLifecycleControllerName,
+        new NodeLifecycleController({ ...ctx, nodeMonitorGracePeriodMs: ctx.config.nodeMonitorGracePeriodMs }),
+      ),
+  },
+  {
+    name: TaintEvictionControllerName,
+    start: (ctx) => single(TaintEvictionControllerName, new TaintEvictionController(ctx)),
+  },
+  {
+    name: PodGCControllerName,
+    start: (ctx) =>
+      single(PodGCControllerName, new PodGCController({ ...ctx, terminatedPodThreshold: ctx.config.terminatedPodGCThreshold })),
   },
 ];

@@ -180,9 +180,9 @@ export class SharedInformer<T extends object = KubeObject> {
       const resync = () => {
         if (listener.removed) return;
         for (const obj of this.indexer.list()) this.deliver(listener, { type: 'update', old: obj, obj });
-        listener.resyncTimer = this.clock.setTimer(period, resync, `informer/${this.name} resync`);
+        listener.resyncTimer = this.clock.setTimer(period, resync, `informer/${this.name} resync`, { background: true });
       };
-      listener.resyncTimer = this.clock.setTimer(period, resync, `informer/${this.name} resync`);
+      listener.resyncTimer = this.clock.setTimer(period, resync, `informer/${this.name} resync`, { background: true });
     }
     return {
       hasSynced: () => listener.synced,

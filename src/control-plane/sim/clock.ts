@@ -5,11 +5,19 @@ export interface TimerHandle {
   readonly id: number;
 }
 
+export interface TimerOptions {
+  background?: boolean;
+}
+
 export interface Clock {
   /** Current simulated time, milliseconds since the Unix epoch. */
   now(): number;
-  /** Runs fn once the simulated time reaches now()+delayMs. Timers due at the same time run in the order set. */
-  setTimer(delayMs: number, fn: () => void, label?: string): TimerHandle;
+  /**
+   * Runs fn once the simulated time reaches now()+delayMs. Timers due at the same time run in the order set.
+   * A background timer (a heartbeat, a monitor loop, a resync) fires like any other but does not by itself keep
+   * the cluster busy: runUntilIdle() stops once only background timers are left.
+   */
+  setTimer(delayMs: number, fn: () => void, label?: string, options?: TimerOptions): TimerHandle;
   clearTimer(handle: TimerHandle | undefined): void;
   /**
    * Runs fn as soon as possible without advancing time, after everything deferred before it (FIFO).

@@ -38,7 +38,7 @@ describe('VirtualClock', () => {
     clock.clearTimer(h);
     clock.clearTimer(undefined);
     expect(clock.nextTimerAt()).toBe(30);
-    expect(clock.pending).toEqual({ deferred: 0, timers: 1 });
+    expect(clock.pending).toEqual({ deferred: 0, timers: 1, background: 0 });
     clock.runUntilIdle();
     expect(log).toEqual(['y']);
   });
@@ -83,5 +83,44 @@ describe('VirtualClock', () => {
     const t = Date.UTC(2026, 10, 22, 14, 33, 28, 123);
     expect(rfc3339(t)).toBe('2026-11-22T14:33:28Z');
     expect(rfc3339Micro(t)).toBe('2026-11-22T14:33:28.123000Z');
+  });
+});
+
+describe('advance settles deferred work after every timer', () => {
+  it('runs what a timer defers before the next timer fires', () => {
+    const clock = new VirtualClock({ startTime: 0 });
+    const order: string[] = [];
+    clock.setTimer(10, () => clock.defer(() => order.push(`deferred@${clock.now()}`)));
+    clock.setTimer(20, () => order.push(`timer@${clock.now()}`));
+    clock.advance(30);
+    expect(order).toEqual(['deferred@10', 'timer@20']);
+  });
+});
+
+describe('background timers', () => {
+  it('fire in order but do not keep runUntilIdle going', () => {
+    const clock = new VirtualClock({ startTime: 0 });
+    const fired: string[] = [];
+    const heartbeat = () => {
+      fired.push(`beat@${clock.now()}`);
+      clock.setTimer(10_000, heartbeat, 'heartbeat', { background: true });
+    };
+    clock.setTimer(10_000, heartbeat, 'heartbeat', { background: true });
+    clock.setTimer(25_000, () => fired.push(`work@${clock.now()}`));
+    clock.runUntilIdle();
+    expect(fired).toEqual(['beat@10000', 'beat@20000', 'work@25000']);
+    expect(clock.now()).toBe(25_000);
+    expect(clock.pending).toEqual({ deferred: 0, timers: 1, background: 1 });
+    clock.runUntilIdle({ maxTimeMs: 60_000 });
+    expect(clock.now()).toBe(25_000); // idle: nothing but background timers, time does not move
+  });
+
+  it('count a cancelled foreground timer as gone', () => {
+    const clock = new VirtualClock({ startTime: 0 });
+    const h = clock.setTimer(1_000, () => undefined);
+    clock.clearTimer(h);
+    clock.setTimer(5_000, () => undefined, 'bg', { background: true });
+    clock.runUntilIdle();
+    expect(clock.now()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 // The simulation's clock: a timer queue ordered by (due time, insertion order) plus a FIFO of deferred tasks.
 // Tests drive it with advance()/runUntilIdle(); the real-time driver (realtime-driver.ts) drives it in the worker.
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle, TimerOptions } from './clock';
 
 interface Timer {
   id: number;
@@ -8,6 +8,7 @@ interface Timer {
   seq: number;
   fn: () => void;
   label?: string;
+  background: boolean;
   cancelled: boolean;
 }
 
@@ -72,6 +73,8 @@ export class VirtualClock implements Clock {
   private nextId = 1;
   private readonly timers = new TimerHeap();
   private readonly live = new Map<number, Timer>();
+  /** Live timers that are not background: while any is pending the cluster is not idle. */
+  private foreground = 0;
   private deferred: { fn: () => void; label?: string }[] = [];
   private deferredHead = 0;
 
@@ -83,10 +86,12 @@ export class VirtualClock implements Clock {
     return this.time;
   }
 
-  setTimer(delayMs: number, fn: () => void, label?: string): TimerHandle {
-    const t: Timer = { id: this.nextId++, due: this.time + Math.max(0, delayMs), seq: this.seq++, fn, label, cancelled: false };
+  setTimer(delayMs: number, fn: () => void, label?: string, options?: TimerOptions): TimerHandle {
+    const background = options?.background === true;
+    const t: Timer = { id: this.nextId++, due: this.time + Math.max(0, delayMs), seq: this.seq++, fn, label, background, cancelled: false };
     this.timers.push(t);
     this.live.set(t.id, t);
+    if (!background) this.foreground++;
     return { id: t.id };
   }
 
@@ -96,6 +101,7 @@ export class VirtualClock implements Clock {
     if (t) {
       t.cancelled = true;
       this.live.delete(handle.id);
+      if (!t.background) this.foreground--;
     }
   }
 
@@ -103,9 +109,9 @@ export class VirtualClock implements Clock {
     this.deferred.push({ fn, label });
   }
 
-  /** Pending deferred tasks plus live timers. */
-  get pending(): { deferred: number; timers: number } {
-    return { deferred: this.deferred.length - this.deferredHead, timers: this.live.size };
+  /** Pending deferred tasks plus live timers (and how many of those are background). */
+  get pending(): { deferred: number; timers: number; background: number } {
+    return { deferred: this.deferred.length - this.deferredHead, timers: this.live.size, background: this.live.size - this.foreground };
   }
 
   /** Due time of the earliest live timer, or undefined. */
@@ -146,6 +152,7 @@ export class VirtualClock implements Clock {
       const next = this.nextTimerAt();
       if (next === undefined || next > target) break;
       this.fireNext();
+      this.runDeferred();
     }
     if (target > this.time) this.time = target;
     this.runDeferred();
@@ -161,8 +168,8 @@ export class VirtualClock implements Clock {
   }
 
   /**
-   * Runs deferred work and fires timers until nothing is pending or the time limit is reached, jumping time
-   * from timer to timer. Periodic timers (leases, resyncs) never let a cluster be idle, so pass a limit.
+   * Runs deferred work and fires timers, jumping time from timer to timer, until no deferred work and no
+   * foreground timer is pending (background timers due before then fire too), or the time limit is reached.
    */
   runUntilIdle(options: { maxTimeMs?: number; maxSteps?: number } = {}): void {
     const deadline = options.maxTimeMs === undefined ? Infinity : this.time + options.maxTimeMs;
@@ -170,12 +177,14 @@ export class VirtualClock implements Clock {
     let steps = 0;
     this.runDeferred();
     for (;;) {
+      if (this.foreground === 0) return;
       const next = this.nextTimerAt();
       if (next === undefined || next > deadline) break;
       if (++steps > maxSteps) throw new ClockRunawayError(`more than ${maxSteps} timers without becoming idle`);
       this.fireNext();
       this.runDeferred();
     }
+    // Still busy at the limit: time stops exactly there.
     if (deadline !== Infinity && deadline > this.time) this.time = deadline;
   }
 
@@ -204,6 +213,7 @@ export class VirtualClock implements Clock {
     const t = this.timers.pop();
     if (!t) return;
     this.live.delete(t.id);
+    if (!t.background) this.foreground--;
     if (t.due > this.time) this.time = t.due;
     t.fn();
   }

@@ -39,3 +39,14 @@ describe('EventRecorder', () => {
     await cluster.close();
   });
 });
+
+describe('EventRecorder names', () => {
+  it('keeps distinct events about one object in the same millisecond', async () => {
+    const cluster = await createCluster({ controllers: false });
+    const cm = cluster.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo', namespace: 'default' } });
+    const recorder = new EventRecorder({ client: cluster.client, clock: cluster.clock, source: { component: 'replicaset-controller' } });
+    for (let i = 0; i < 5; i++) recorder.event(cm, EventType.Normal, 'SuccessfulCreate', `Created pod: web-${i}`);
+    expect(cluster.client.events.list({ namespace: 'default' }).items).toHaveLength(5);
+    await cluster.close();
+  });
+});

@@ -32,6 +32,7 @@ interface Seen {
 
 export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
+  private sequence = 0;
 
   constructor(
     private readonly options: { client: Client; clock: Clock; source: EventSource },
@@ -53,8 +54,9 @@ export class EventRecorder {
         client.events.patch(previous.name, 'application/merge-patch+json', { count: previous.count, lastTimestamp: timestamp }, { namespace });
         return;
       }
-      // Event names are "<object name>.<unix nanoseconds in hex>", as client-go makes them.
-      const name = `${ref.name}.${(BigInt(now) * 1_000_000n).toString(16)}${previous ? `.${(previous.count + 1).toString(16)}` : ''}`;
+      // Event names are "<object name>.<unix nanoseconds in hex>", as client-go makes them; virtual time has
+      // millisecond steps, so a per-recorder sequence fills the sub-millisecond digits to keep names unique.
+      const name = `${ref.name}.${(BigInt(now) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16)}`;
       const ev: Event = {
         apiVersion: 'v1',
         kind: 'Event',
