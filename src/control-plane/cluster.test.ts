@@ -116,7 +116,8 @@ describe('createCluster', () => {
 /** Writes some state, closes, and restores it from the same storage; checks everything came back. */
 async function roundTrip(open: () => Persistence, reopen: (first: Persistence) => Persistence) {
   const first = open();
-  const a = await createCluster({ persistence: first, seed: 9 });
+  // No kubelets: a restarted kubelet re-registers and reports status, which would (rightly) write.
+  const a = await createCluster({ persistence: first, seed: 9, nodes: 0 });
   a.runUntilIdle();
   a.client.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
   a.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'team-a' }, data: { k: 'v' } });
@@ -129,7 +130,7 @@ async function roundTrip(open: () => Persistence, reopen: (first: Persistence) =
   await a.close();
 
   const second = reopen(first);
-  const b = await createCluster({ persistence: second, seed: 123 /* ignored: the saved seed wins */ });
+  const b = await createCluster({ persistence: second, seed: 123 /* ignored: the saved seed wins */, nodes: 0 });
   expect(b.clock.now()).toBe(time);
   expect(b.store.revision).toBe(revision);
   expect(b.rng.state()).toBe(rngState);
@@ -206,5 +207,33 @@ describe('faults on the control plane', () => {
     cluster.advance(60_000); // the informers' relist back-off
     expect(names(cluster.client.serviceAccounts.list({ namespace: 'after-outage' }).items)).toEqual(['after-outage/default']);
     await cluster.close();
+  });
+});
+
+describe('nodes', () => {
+  it('boots three Ready worker nodes whose kubelets renew their leases', async () => {
+    const cluster = await createCluster();
+    cluster.advance(30_000);
+    const nodes = cluster.client.nodes.list().items;
+    expect(nodes.map((n) => n.metadata.name)).toEqual(['node-1', 'node-2', 'node-3']);
+    for (const n of nodes) {
+      expect(n.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+      expect(n.status?.allocatable?.pods).toBe('110');
+    }
+    const leases = cluster.client.leases.list({ namespace: 'kube-node-lease' }).items;
+    expect(leases.map((l) => l.metadata.name)).toEqual(['node-1', 'node-2', 'node-3']);
+    await cluster.close();
+  });
+
+  it('a restored cluster gets its kubelets back and its nodes stay Ready', async () => {
+    const persistence = new MemoryPersistence();
+    const a = await createCluster({ persistence, nodes: 2 });
+    a.advance(20_000);
+    await a.close();
+    const b = await createCluster({ persistence, nodes: 2 });
+    b.advance(120_000);
+    expect(b.client.nodes.list().items.map((n) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status)).toEqual(['True', 'True']);
+    await b.close();
+    persistence.close();
   });
 });

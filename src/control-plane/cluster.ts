@@ -12,6 +12,10 @@ import { ControllerManager } from './controllers/controller-manager';
 import type { ControllerDescriptor, RunningController } from './controllers/controller-context';
 import { defaultControllers } from './controllers/index';
 import { controllerManagerUser } from './controllers/shared/controller';
+import type { ControllerManagerConfig } from './controllers/controller-context';
+import { NodeSimulator } from './kubelet/node-simulator';
+import { defaultNodeConfigs, type NodeConfig } from './kubelet/node-config';
+import { Scheduler, schedulerUser } from './scheduler/scheduler';
 import { createRng, type Rng } from './sim/rng';
 import { VirtualClock } from './sim/virtual-clock';
 import { MvccStore } from './store/mvcc-store';
@@ -39,6 +43,15 @@ export interface ClusterOptions {
   controllers?: boolean | readonly string[];
   /** Trace ring buffer size. Default 10 000. */
   traceCapacity?: number;
+  /**
+   * Worker nodes, each with its kubelet: a count of default-sized nodes (node-1…, 4 cpu, 8Gi, zones a/b/c) or
+   * their configurations. Default 3. A restored cluster gets its kubelets back the same way.
+   */
+  nodes?: number | NodeConfig[];
+  /** Run kube-scheduler. Default true. */
+  scheduler?: boolean;
+  /** kube-controller-manager flags (node-monitor-grace-period, …). */
+  controllerManager?: ControllerManagerConfig;
 }
 
 export interface Cluster {
@@ -51,6 +64,10 @@ export interface Cluster {
   readonly endpoint: ApiServerEndpoint;
   /** kube-controller-manager: every controller, over its own informers; restart() is a crash and restart. */
   readonly controllerManager: ControllerManager;
+  /** kube-scheduler (absent when disabled); stop()/start() is a crash and restart. */
+  readonly scheduler?: Scheduler;
+  /** The simulated machines: add, remove, kill, restart and partition nodes; container logs. */
+  readonly nodes: NodeSimulator;
   readonly trace: TraceBus;
   readonly rng: Rng;
   readonly seed: number;
@@ -140,8 +157,19 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     registry,
     rng,
     controllers: selectControllers(options.controllers),
+    config: options.controllerManager,
   });
   controllerManager.start();
+
+  // kube-scheduler runs as its own process with its own informers, like the real one.
+  const scheduler =
+    options.scheduler === false
+      ? undefined
+      : new Scheduler({ client: new Client(endpoint.connect('kube-scheduler'), schedulerUser), clock, trace, rng });
+  scheduler?.start();
+
+  const nodeConfigs = typeof options.nodes === 'number' || options.nodes === undefined ? defaultNodeConfigs(options.nodes ?? 3) : options.nodes;
+  const nodes = new NodeSimulator({ client: new Client(endpoint.connect('kubelet')), clock, rng, trace, nodes: nodeConfigs });
 
   let closed = false;
   return {
@@ -151,6 +179,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     client,
     endpoint,
     controllerManager,
+    scheduler,
+    nodes,
     trace,
     rng,
     seed,
@@ -168,6 +198,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     },
     async close() {
       if (closed) return;
+      nodes.stop();
+      scheduler?.stop();
       controllerManager.stop();
       if (persistence) {
         persistence.setMeta(currentMeta());

@@ -240,10 +240,10 @@ describe('SharedInformer', () => {
     const { log, handler } = recorder();
     const reg = factory.configMaps.addEventHandler(handler, { resyncPeriodMs: 30_000 });
     factory.start();
-    clock.runUntilIdle({ maxTimeMs: 65_000 });
+    clock.advance(65_000);
     expect(log).toEqual(['add a/x (initial)', 'update a/x 1→1', 'update a/x 1→1']);
     reg.remove();
-    clock.runUntilIdle({ maxTimeMs: 65_000 });
+    clock.advance(65_000);
     expect(log).toHaveLength(3);
   });
 

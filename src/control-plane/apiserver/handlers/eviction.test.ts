@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const cluster = await createCluster({ seed: 11, controllers: ['serviceaccount-controller'] });
+  const cluster = await createCluster({ seed: 11, controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
   clusters.push(cluster);
   // The serviceaccount controller creates "default/default", which pods need.
   cluster.runUntilIdle({ maxTimeMs: 60_000 });

@@ -62,9 +62,22 @@ export function objectFields(obj: KubeObject, rt: ResourceType, strategy: Resour
   return { ...base, ...(strategy.selectableFields?.(obj) ?? {}) };
 }
 
+/**
+ * Field values of stored objects, computed once per stored value: every kubelet watches pods with its own
+ * spec.nodeName selector, so one pod write is matched by as many watchers as there are nodes. Stored values
+ * are never mutated (the store's contract), so the object itself is the cache key.
+ */
+const storedFieldsCache = new WeakMap<KubeObject, Record<string, string>>();
+
+/** Selection over a stored value (list and watch filter what the store holds, before copying). */
 export function selectionMatches(sel: Selection, obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): boolean {
   if (sel.everything) return true;
   if (!selectorMatches(sel.labels, obj.metadata?.labels ?? {})) return false;
   if (sel.fields.requirements.length === 0) return true;
-  return fieldSelectorMatches(sel.fields, objectFields(obj, rt, strategy));
+  let fields = storedFieldsCache.get(obj);
+  if (!fields) {
+    fields = objectFields(obj, rt, strategy);
+    storedFieldsCache.set(obj, fields);
+  }
+  return fieldSelectorMatches(sel.fields, fields);
 }

@@ -5,7 +5,7 @@ import { EventRecorder, EventType } from './event-recorder';
 
 describe('EventRecorder', () => {
   it('creates an Event about the object and folds repeats into count and lastTimestamp', async () => {
-    const cluster = await createCluster({ controllers: false });
+    const cluster = await createCluster({ controllers: false, nodes: 0, scheduler: false });
     const cm = cluster.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo', namespace: 'default' } });
     const recorder = new EventRecorder({ client: cluster.client, clock: cluster.clock, source: { component: 'test-controller' } });
 
@@ -27,7 +27,7 @@ describe('EventRecorder', () => {
   });
 
   it('starts a new Event once the aggregation window has passed', async () => {
-    const cluster = await createCluster({ controllers: false });
+    const cluster = await createCluster({ controllers: false, nodes: 0, scheduler: false });
     const cm = cluster.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo', namespace: 'default' } });
     const recorder = new EventRecorder({ client: cluster.client, clock: cluster.clock, source: { component: 'kubelet', host: 'node-1' } });
     recorder.event(cm, EventType.Normal, 'Pulled', 'done');
@@ -42,7 +42,7 @@ describe('EventRecorder', () => {
 
 describe('EventRecorder names', () => {
   it('keeps distinct events about one object in the same millisecond', async () => {
-    const cluster = await createCluster({ controllers: false });
+    const cluster = await createCluster({ controllers: false, nodes: 0, scheduler: false });
     const cm = cluster.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo', namespace: 'default' } });
     const recorder = new EventRecorder({ client: cluster.client, clock: cluster.clock, source: { component: 'replicaset-controller' } });
     for (let i = 0; i < 5; i++) recorder.event(cm, EventType.Normal, 'SuccessfulCreate', `Created pod: web-${i}`);

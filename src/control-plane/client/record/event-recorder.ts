@@ -38,12 +38,16 @@ export class EventRecorder {
     private readonly options: { client: Client; clock: Clock; source: EventSource },
   ) {}
 
-  /** Records an event about obj. */
-  event(obj: KubeObject, type: EventType, reason: string, message: string): void {
+  /**
+   * Records an event about obj; fieldPath names a part of it (the kubelet's `spec.containers{nginx}`), as
+   * kubectl describe's "From" column shows.
+   */
+  event(obj: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): void {
     const { client, clock, source } = this.options;
     const ref = referenceTo(obj);
+    if (fieldPath) ref.fieldPath = fieldPath;
     const namespace = ref.namespace || 'default';
-    const key = [source.component, source.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', type, reason, message].join('\u0000');
+    const key = [source.component, source.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', fieldPath ?? '', type, reason, message].join('\u0000');
     const now = clock.now();
     const timestamp = rfc3339(now);
     const previous = this.seen.get(key);

@@ -25,7 +25,7 @@ const ns = 'default';
  * kubelet() binds new pods, reports the chosen ones Running and Ready, and finishes terminating pods.
  */
 async function setup() {
-  cluster = await createCluster({ controllers: ['serviceaccount-controller'] });
+  cluster = await createCluster({ controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
   const c = cluster;
   const client = c.client.withUser(controllerManagerUser);
   let informers!: SharedInformerFactory;

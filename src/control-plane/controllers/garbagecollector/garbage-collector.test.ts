@@ -16,7 +16,7 @@ function settle(cluster: Cluster): void {
 const running: { cluster: Cluster; gcs: GarbageCollector[] }[] = [];
 
 async function setup() {
-  const cluster = await createCluster({ seed: 7, controllers: ['serviceaccount-controller'] });
+  const cluster = await createCluster({ seed: 7, controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
   const gc = startGC(cluster);
   const entry = { cluster, gcs: [gc] };
   running.push(entry);

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const cluster = await createCluster({ seed: 3, controllers: ['serviceaccount-controller'] });
+  const cluster = await createCluster({ seed: 3, controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
   const client = cluster.client.withUser(controllerManagerUser);
   const informers = new SharedInformerFactory({ client, clock: cluster.clock, trace: cluster.trace });
   const controller = new NamespaceController({ client, informers, registry: cluster.registry, clock: cluster.clock, trace: cluster.trace });

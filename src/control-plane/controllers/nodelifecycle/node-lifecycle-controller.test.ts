@@ -35,7 +35,7 @@ interface Setup {
 }
 
 async function setup(zones: string[], options: Partial<NodeLifecycleControllerOptions> = {}): Promise<Setup> {
-  const c = await createCluster({ controllers: ['serviceaccount-controller'] });
+  const c = await createCluster({ controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
   cluster = c;
   const { client, clock, trace } = c;
   // Pods need the default ServiceAccount, which the controller manager creates once its caches sync.

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function setup(kind?: 'ReplicaSet' | 'ReplicationController') {
-  cluster = await createCluster({ controllers: ['serviceaccount-controller'] });
+  cluster = await createCluster({ controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
   const c = cluster;
   const client = c.client.withUser(controllerManagerUser);
   const informers = new SharedInformerFactory({ client, clock: c.clock, trace: c.trace });

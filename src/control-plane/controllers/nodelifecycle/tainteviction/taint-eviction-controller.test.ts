@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function setup(nodes = ['node-1']) {
-  const c = await createCluster({ controllers: ['serviceaccount-controller'] });
+  const c = await createCluster({ controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
   cluster = c;
   const { client, clock, trace } = c;
   c.runUntil(() => client.serviceAccounts.list({ namespace: 'default' }).items.length > 0, 1_000);

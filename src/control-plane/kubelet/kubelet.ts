@@ -1,0 +1,718 @@
+// The kubelet of one simulated node: registers its Node (or adopts the existing one after a restart), renews its
+// Lease in kube-node-lease every 10 s, reports node status every 10 s when it changed (else every 5 min), watches
+// the pods bound to its node with its own informer, runs each through a PodWorker on the simulated runtime, and
+// writes their status through pods/status when it changed. Every call goes through its own connection, which
+// can be partitioned; a failed call is retried later, so the kubelet converges once it can talk again.
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { Container, Node, NodeCondition, Pod } from 'kubernetes-types/core/v1';
+import { isStatusError, StatusReason } from '../../shared/api/status';
+import type { KubeObject } from '../../shared/api/types';
+import { parseQuantity, toMillis, toNumber } from '../../shared/lib/quantity';
+import { TraceKind, nullTraceSink, type TraceSink } from '../../shared/protocol/trace';
+import { Client } from '../client/client';
+import { EventRecorder } from '../client/record/event-recorder';
+import type { Clock, TimerHandle, TimerOptions } from '../sim/clock';
+import { rfc3339Micro } from '../sim/clock';
+import type { Rng } from '../sim/rng';
+import { Backoff } from './backoff';
+import { KubeletConnection } from './connection';
+import { completeNodeConfig, type CompleteNodeConfig, type NodeConfig } from './node-config';
+import { initialNode, nodeAllocatable, nodeLabels, nodeStatus, nodeStatusChanged } from './node-status';
+import { PodSource } from './pod-source';
+import { PodWorker, type EventType, type PodWorkerHost } from './pod-worker';
+import { ContainerRuntime } from './runtime';
+
+export interface KubeletOptions {
+  /** The node name; defaults to config.name. */
+  name?: string;
+  config: NodeConfig;
+  /** Any client of the cluster: the kubelet talks to the same API server through its own connection and user. */
+  client: Client;
+  clock: Clock;
+  rng: Rng;
+  trace?: TraceSink;
+  /** Records kubelet events; by default one of its own (source component "kubelet", host = node name). */
+  recorder?: EventRecorder;
+  /** Position of the node (podCIDR 10.244.<index>.0/24) when the config has none. */
+  index?: number;
+  /** Default 40 (the lease is renewed every quarter of it). */
+  leaseDurationSeconds?: number;
+  /** Default 10 s. */
+  nodeStatusUpdateFrequencyMs?: number;
+  /** Default 5 min. */
+  nodeStatusReportFrequencyMs?: number;
+}
+
+export interface LogLine {
+  /** ms since the epoch. */
+  time: number;
+  text: string;
+}
+
+export type LogsResult = { lines: LogLine[] } | { error: string };
+
+export const NodeLeaseNamespace = 'kube-node-lease';
+
+/** The identity a kubelet acts as. With no Node authorizer in the simulated server it is also a cluster admin. */
+export function kubeletUser(nodeName: string) {
+  return { username: `system:node:${nodeName}`, groups: ['system:nodes', 'system:authenticated', 'system:masters'] };
+}
+
+const statusRetryMs = 10_000;
+const registrationRetryMaxMs = 7_000;
+const leaseRetryInitialMs = 200;
+const leaseRetryMaxMs = 7_000;
+const logLimit = 1000;
+
+export class Kubelet implements PodWorkerHost {
+  readonly nodeName: string;
+  readonly config: CompleteNodeConfig;
+  readonly clock: Clock;
+  readonly runtime: ContainerRuntime;
+  readonly crashBackoff = new Backoff(10_000, 300_000);
+  readonly pullBackoff = new Backoff(10_000, 300_000);
+  private readonly connection: KubeletConnection;
+  private readonly client: Client;
+  private readonly recorder: EventRecorder;
+  private readonly traceSink: TraceSink;
+  private readonly rng: Rng;
+  private readonly leaseDurationSeconds: number;
+  private readonly statusUpdateMs: number;
+  private readonly statusReportMs: number;
+
+  private running = false;
+  /** Bumped on every start/stop so timers of an earlier life do nothing. */
+  private generation = 0;
+  private bootID = '';
+  private registered = false;
+  private nodeUID: string | undefined;
+  private lease: Lease | undefined;
+  private lastReportAt = -Infinity;
+  private lastKnownConditions: NodeCondition[] | undefined;
+  private registrationDelayMs = 100;
+  private leaseRetryMs = leaseRetryInitialMs;
+  private readonly timers = new Set<TimerHandle>();
+  private podSource: PodSource | undefined;
+  private readonly workers = new Map<string, PodWorker>();
+  private readonly written = new Map<string, string>();
+  private readonly pendingStatus = new Set<string>();
+  private readonly pendingDeletes = new Set<string>();
+  private retryTimer: TimerHandle | undefined;
+
+  constructor(options: KubeletOptions) {
+    this.nodeName = options.name ?? options.config.name;
+    this.config = completeNodeConfig({ ...options.config, name: this.nodeName }, options.index ?? 1);
+    this.clock = options.clock;
+    this.rng = options.rng;
+    this.traceSink = options.trace ?? nullTraceSink;
+    this.connection = new KubeletConnection(options.client.server, options.clock);
+    this.client = new Client(this.connection, kubeletUser(this.nodeName));
+    this.recorder = options.recorder ?? new EventRecorder({ client: this.client, clock: options.clock, source: { component: 'kubelet', host: this.nodeName } });
+    this.runtime = new ContainerRuntime(options.clock, this.nodeName, this.config.podCIDR);
+    this.leaseDurationSeconds = options.leaseDurationSeconds ?? 40;
+    this.statusUpdateMs = options.nodeStatusUpdateFrequencyMs ?? 10_000;
+    this.statusReportMs = options.nodeStatusReportFrequencyMs ?? 300_000;
+  }
+
+  get hostIP(): string {
+    return this.config.internalIP;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  get isReachable(): boolean {
+    return this.connection.isReachable;
+  }
+
+  get isRegistered(): boolean {
+    return this.registered;
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  /** Boots the kubelet: registers the node, then heartbeats and runs the pods bound to it. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.generation++;
+    this.bootID = this.rng.uuid();
+    this.registered = false;
+    this.lease = undefined;
+    this.lastReportAt = -Infinity;
+    this.lastKnownConditions = undefined;
+    this.registrationDelayMs = 100;
+    this.trace({ event: 'kubelet.start', bootID: this.bootID });
+    this.nodeEvent('Normal', 'Starting', 'Starting kubelet.');
+    this.after(0, () => this.registerNode(), 'register');
+  }
+
+  /** The node dies: no heartbeats, no status, and the runtime's containers are gone. */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.generation++;
+    for (const t of this.timers) this.clock.clearTimer(t);
+    this.timers.clear();
+    this.clock.clearTimer(this.retryTimer);
+    this.retryTimer = undefined;
+    this.podSource?.stop();
+    this.podSource = undefined;
+    for (const w of this.workers.values()) w.stop();
+    this.workers.clear();
+    this.written.clear();
+    this.pendingStatus.clear();
+    this.pendingDeletes.clear();
+    this.runtime.reset();
+    this.connection.closeAll();
+    this.trace({ event: 'kubelet.stop' });
+  }
+
+  /** Partitions the node from the API server (false) or reconnects it (true). */
+  setReachable(reachable: boolean): void {
+    if (this.connection.isReachable === reachable) return;
+    this.connection.setReachable(reachable);
+    this.trace({ event: 'kubelet.network', reachable });
+    if (reachable && this.running) {
+      // Reconnected: relist at once, and push what piled up.
+      this.podSource?.relist();
+      this.after(0, () => this.flushPending(), 'reconnect');
+    }
+  }
+
+  get partitioned(): boolean {
+    return !this.connection.isReachable;
+  }
+
+  set partitioned(on: boolean) {
+    this.setReachable(!on);
+  }
+
+  private after(ms: number, fn: () => void, label: string, options?: TimerOptions): void {
+    const generation = this.generation;
+    const handle = this.clock.setTimer(ms, () => {
+      this.timers.delete(handle);
+      if (this.running && generation === this.generation) fn();
+    }, `kubelet/${this.nodeName} ${label}`, options);
+    this.timers.add(handle);
+  }
+
+  trace(data: Record<string, unknown>): void {
+    this.traceSink.emit({ kind: TraceKind.Custom, component: `kubelet/${this.nodeName}`, data: { node: this.nodeName, ...data } });
+  }
+
+  event(obj: KubeObject, type: EventType, reason: string, message: string): void {
+    if (!this.connection.isReachable || !this.running) return;
+    this.recorder.event(obj, type, reason, message);
+  }
+
+  private nodeEvent(type: EventType, reason: string, message: string): void {
+    // The kubelet refers to its node by name, with the name as UID.
+    this.event({ apiVersion: 'v1', kind: 'Node', metadata: { name: this.nodeName, uid: this.nodeName } }, type, reason, message);
+  }
+
+  // ------------------------------------------------------------------ node registration and status
+
+  private registerNode(): void {
+    const now = this.clock.now();
+    const status = nodeStatus({ config: this.config, bootID: this.bootID, now, images: this.runtime.nodeImages() });
+    const node = initialNode(this.config, status);
+    try {
+      let registered: Node;
+      try {
+        registered = this.client.nodes.create(node);
+        this.trace({ event: 'kubelet.register', created: true });
+      } catch (err) {
+        if (!isStatusError(err, StatusReason.AlreadyExists)) throw err;
+        // A restarted node re-registers: adopt the existing object, reconciling what the kubelet owns.
+        const existing = this.client.nodes.get(this.nodeName);
+        const copy = structuredClone(existing) as Node;
+        copy.metadata!.labels = { ...(copy.metadata!.labels ?? {}), ...nodeLabels(this.config) };
+        copy.metadata!.annotations = { ...(copy.metadata!.annotations ?? {}), 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' };
+        if (!copy.spec?.podCIDR) copy.spec = { ...(copy.spec ?? {}), podCIDR: this.config.podCIDR, podCIDRs: [this.config.podCIDR] };
+        registered = this.client.nodes.update(copy);
+        this.trace({ event: 'kubelet.register', created: false });
+      }
+      this.nodeUID = registered.metadata?.uid;
+      this.registered = true;
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      this.trace({ event: 'kubelet.register.failed', message: err.message });
+      const delay = this.registrationDelayMs;
+      this.registrationDelayMs = Math.min(delay * 2, registrationRetryMaxMs);
+      this.after(delay, () => this.registerNode(), 'register');
+      return;
+    }
+    this.nodeEvent('Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+    this.syncNodeStatus();
+    this.renewLease();
+    this.podSource = new PodSource({
+      client: this.client,
+      clock: this.clock,
+      nodeName: this.nodeName,
+      trace: this.traceSink,
+      handler: {
+        onUpsert: (pod) => this.podUpserted(pod),
+        onDelete: (pod) => this.podDeleted(pod),
+        onSynced: () => this.trace({ event: 'kubelet.pods.synced' }),
+      },
+    });
+    this.podSource.start();
+  }
+
+  /** tryUpdateNodeStatus, every nodeStatusUpdateFrequency. */
+  private syncNodeStatus(): void {
+    this.after(this.statusUpdateMs, () => this.syncNodeStatus(), 'nodeStatus', { background: true });
+    const now = this.clock.now();
+    let node: Node;
+    try {
+      node = this.client.nodes.get(this.nodeName);
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      this.trace({ event: 'kubelet.nodeStatus.failed', message: err.message });
+      return;
+    }
+    const status = nodeStatus({ config: this.config, bootID: this.bootID, now, images: this.runtime.nodeImages(), previous: node.status?.conditions });
+    const changed = nodeStatusChanged(node.status, status);
+    if (!changed && now - this.lastReportAt < this.statusReportMs) return;
+    const copy = { ...(structuredClone(node) as Node), status };
+    try {
+      this.client.nodes.updateStatus(copy);
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      this.trace({ event: 'kubelet.nodeStatus.failed', message: err.message });
+      return;
+    }
+    this.lastReportAt = now;
+    this.recordConditionEvents(status.conditions ?? []);
+    this.trace({ event: 'kubelet.nodeStatus', changed });
+  }
+
+  /** recordNodeStatusEvent for each condition whose status moved since the kubelet last reported it. */
+  private recordConditionEvents(conditions: NodeCondition[]): void {
+    const reasonFor: Record<string, [string, string]> = {
+      MemoryPressure: ['NodeHasSufficientMemory', 'NodeHasInsufficientMemory'],
+      DiskPressure: ['NodeHasNoDiskPressure', 'NodeHasDiskPressure'],
+      PIDPressure: ['NodeHasSufficientPID', 'NodeHasInsufficientPID'],
+      Ready: ['NodeNotReady', 'NodeReady'],
+    };
+    for (const c of conditions) {
+      const before = this.lastKnownConditions?.find((p) => p.type === c.type);
+      if (before?.status === c.status) continue;
+      const [whenFalse, whenTrue] = reasonFor[c.type] ?? [];
+      if (!whenFalse) continue;
+      const reason = c.status === 'True' ? whenTrue : whenFalse;
+      this.nodeEvent('Normal', reason, `Node ${this.nodeName} status is now: ${reason}`);
+    }
+    this.lastKnownConditions = conditions;
+  }
+
+  /** The node lease heartbeat: every leaseDuration/4, retried with back-off on failure. */
+  private renewLease(): void {
+    const now = this.clock.now();
+    const renewTime = rfc3339Micro(now);
+    try {
+      if (!this.lease) {
+        try {
+          this.lease = this.client.leases.get(this.nodeName, { namespace: NodeLeaseNamespace });
+        } catch (err) {
+          if (!isStatusError(err, StatusReason.NotFound)) throw err;
+          const lease: Lease = {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: {
+              name: this.nodeName,
+              namespace: NodeLeaseNamespace,
+              ownerReferences: this.nodeUID ? [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: this.nodeUID }] : undefined,
+            },
+            spec: { holderIdentity: this.nodeName, leaseDurationSeconds: this.leaseDurationSeconds, renewTime },
+          };
+          this.lease = this.client.leases.create(lease);
+          this.afterLease(true);
+          return;
+        }
+      }
+      const next = structuredClone(this.lease) as Lease;
+      next.spec = { ...(next.spec ?? {}), holderIdentity: this.nodeName, leaseDurationSeconds: this.leaseDurationSeconds, renewTime };
+      if (!next.metadata?.ownerReferences?.length && this.nodeUID) {
+        next.metadata = { ...next.metadata, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: this.nodeUID }] };
+      }
+      this.lease = this.client.leases.update(next);
+      this.afterLease(true);
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      // A conflict or a lease someone deleted: read it again next time.
+      this.lease = undefined;
+      this.trace({ event: 'kubelet.lease.failed', message: err.message });
+      this.afterLease(false);
+    }
+  }
+
+  private afterLease(ok: boolean): void {
+    if (ok) {
+      this.leaseRetryMs = leaseRetryInitialMs;
+      this.trace({ event: 'kubelet.lease', renewTime: this.lease?.spec?.renewTime });
+      this.after((this.leaseDurationSeconds * 1000) / 4, () => this.renewLease(), 'lease', { background: true });
+      return;
+    }
+    const delay = this.leaseRetryMs;
+    this.leaseRetryMs = Math.min(delay * 2, leaseRetryMaxMs);
+    this.after(delay, () => this.renewLease(), 'lease retry');
+  }
+
+  // ------------------------------------------------------------------ pods
+
+  private podUpserted(pod: Pod): void {
+    if (pod.spec?.nodeName !== this.nodeName) return;
+    const uid = pod.metadata!.uid!;
+    const existing = this.workers.get(uid);
+    if (existing) {
+      existing.update(pod);
+      return;
+    }
+    // The same name with a new uid: the old pod is gone.
+    for (const [otherUid, w] of this.workers) {
+      if (w.key === `${pod.metadata!.namespace}/${pod.metadata!.name}` && otherUid !== uid) this.removeWorker(otherUid, true);
+    }
+    const worker = new PodWorker(this, pod);
+    this.workers.set(uid, worker);
+    this.trace({ event: 'kubelet.pod.add', pod: worker.key });
+    if (!pod.metadata?.deletionTimestamp && !worker.isTerminal) {
+      const rejection = this.admit(pod, uid);
+      if (rejection) {
+        this.event(pod as KubeObject, 'Warning', rejection.reason, rejection.message);
+        worker.reject(rejection.reason, rejection.message);
+        return;
+      }
+    }
+    worker.requestSync();
+  }
+
+  private podDeleted(pod: Pod): void {
+    const uid = pod.metadata?.uid;
+    if (uid) this.removeWorker(uid, true);
+  }
+
+  private removeWorker(uid: string, kill: boolean): void {
+    const w = this.workers.get(uid);
+    if (!w) return;
+    if (kill) w.forceKill();
+    else w.stop();
+    this.workers.delete(uid);
+    this.written.delete(uid);
+    this.pendingStatus.delete(uid);
+    this.pendingDeletes.delete(uid);
+    this.crashBackoff.deletePrefix(`${uid}/`);
+    this.pullBackoff.deletePrefix(`${uid}_`);
+  }
+
+  /** canAdmitPod's resource check: the node's allocatable against what admitted pods request. */
+  private admit(pod: Pod, uid: string): { reason: string; message: string } | undefined {
+    const allocatable = nodeAllocatable(this.config);
+    let usedCpu = 0;
+    let usedMemory = 0;
+    let usedPods = 0;
+    for (const [otherUid, w] of this.workers) {
+      if (otherUid === uid || !w.countsForAdmission) continue;
+      const r = podRequests(w.pod);
+      usedCpu += r.cpu;
+      usedMemory += r.memory;
+      usedPods++;
+    }
+    const want = podRequests(pod);
+    const capPods = Number(allocatable.pods);
+    if (usedPods + 1 > capPods) return outOf('pods', 1, usedPods, capPods);
+    const capCpu = toMillis(parseQuantity(allocatable.cpu));
+    if (want.cpu > 0 && usedCpu + want.cpu > capCpu) return outOf('cpu', want.cpu, usedCpu, capCpu);
+    const capMemory = toNumber(parseQuantity(allocatable.memory));
+    if (want.memory > 0 && usedMemory + want.memory > capMemory) return outOf('memory', want.memory, usedMemory, capMemory);
+    return undefined;
+  }
+
+  resolveEnv(pod: Pod, container: Container): { env: Record<string, string> } | { error: string } {
+    const ns = pod.metadata?.namespace ?? '';
+    const env: Record<string, string> = {};
+    const configMaps = new Map<string, Record<string, string> | undefined>();
+    const secrets = new Map<string, Record<string, string> | undefined>();
+    const load = (kind: 'configmap' | 'secret', name: string): Record<string, string> | undefined | 'error' => {
+      const cache = kind === 'configmap' ? configMaps : secrets;
+      if (cache.has(name)) return cache.get(name);
+      try {
+        const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace: ns }) : this.client.secrets.get(name, { namespace: ns });
+        const data: Record<string, string> = {};
+        if (kind === 'configmap') Object.assign(data, (obj as { data?: Record<string, string> }).data ?? {});
+        else for (const [k, v] of Object.entries((obj as { data?: Record<string, string> }).data ?? {})) data[k] = decodeBase64(v);
+        cache.set(name, data);
+        return data;
+      } catch (err) {
+        if (!isStatusError(err)) throw err;
+        if (isStatusError(err, StatusReason.NotFound)) {
+          cache.set(name, undefined);
+          return undefined;
+        }
+        return 'error';
+      }
+    };
+    for (const from of container.envFrom ?? []) {
+      const kind = from.configMapRef ? 'configmap' : 'secret';
+      const ref = from.configMapRef ?? from.secretRef;
+      if (!ref?.name) continue;
+      const data = load(kind, ref.name);
+      if (data === 'error') return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
+      if (!data) {
+        if (ref.optional) continue;
+        return { error: `${kind} ${JSON.stringify(ref.name)} not found` };
+      }
+      for (const [k, v] of Object.entries(data)) env[`${from.prefix ?? ''}${k}`] = v;
+    }
+    for (const e of container.env ?? []) {
+      if (e.value !== undefined || !e.valueFrom) {
+        env[e.name] = expandEnvRefs(e.value ?? '', env);
+        continue;
+      }
+      const vf = e.valueFrom;
+      if (vf.fieldRef) {
+        env[e.name] = fieldRefValue(vf.fieldRef.fieldPath, pod, this);
+      } else if (vf.resourceFieldRef) {
+        env[e.name] = resourceFieldValue(vf.resourceFieldRef, container, this.config);
+      } else if (vf.configMapKeyRef || vf.secretKeyRef) {
+        const kind = vf.configMapKeyRef ? 'configmap' : 'secret';
+        const ref = (vf.configMapKeyRef ?? vf.secretKeyRef)!;
+        const data = load(kind, ref.name ?? '');
+        if (data === 'error') return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
+        if (!data) {
+          if (ref.optional) continue;
+          return { error: `${kind} ${JSON.stringify(ref.name)} not found` };
+        }
+        if (!(ref.key in data)) {
+          if (ref.optional) continue;
+          return { error: `couldn't find key ${ref.key} in ${kind === 'configmap' ? 'ConfigMap' : 'Secret'} ${ns}/${ref.name}` };
+        }
+        env[e.name] = data[ref.key];
+      }
+    }
+    return { env };
+  }
+
+  // ------------------------------------------------------------------ status manager
+
+  statusChanged(worker: PodWorker): void {
+    if (!this.running || this.workers.get(worker.uid) !== worker) return;
+    const status = worker.computeStatus();
+    const text = JSON.stringify(status);
+    if (this.written.get(worker.uid) === text) return;
+    this.writeStatus(worker, status, text);
+  }
+
+  private writeStatus(worker: PodWorker, status: NonNullable<Pod['status']>, text: string): void {
+    const cached = this.podSource?.get(worker.key);
+    const base = cached && cached.metadata?.uid === worker.uid ? cached : worker.pod;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const source = attempt === 0 ? base : this.freshPod(worker);
+      if (!source) return;
+      const body: Pod = { ...(structuredClone(source) as Pod), status };
+      try {
+        this.client.pods.updateStatus(body as Pod & KubeObject);
+        this.written.set(worker.uid, text);
+        this.pendingStatus.delete(worker.uid);
+        this.trace({ event: 'kubelet.pod.status', pod: worker.key, phase: status.phase });
+        return;
+      } catch (err) {
+        if (!isStatusError(err)) throw err;
+        if (isStatusError(err, StatusReason.NotFound)) return;
+        if (isStatusError(err, StatusReason.Conflict) && attempt === 0) continue;
+        this.pendingStatus.add(worker.uid);
+        this.scheduleRetry();
+        return;
+      }
+    }
+  }
+
+  private freshPod(worker: PodWorker): Pod | undefined {
+    try {
+      const pod = this.client.pods.get(worker.pod.metadata!.name!, { namespace: worker.pod.metadata!.namespace });
+      return pod.metadata?.uid === worker.uid ? pod : undefined;
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      return undefined;
+    }
+  }
+
+  /** Termination finished: the kubelet deletes the pod object (grace 0, uid precondition). */
+  terminated(worker: PodWorker): void {
+    if (!this.running || this.workers.get(worker.uid) !== worker) return;
+    this.statusChanged(worker);
+    if (this.pendingStatus.has(worker.uid)) {
+      this.pendingDeletes.add(worker.uid);
+      return;
+    }
+    this.deletePod(worker);
+  }
+
+  private deletePod(worker: PodWorker): void {
+    const { name, namespace } = worker.pod.metadata!;
+    try {
+      this.client.pods.delete(name!, { namespace, gracePeriodSeconds: 0, preconditions: { uid: worker.uid } });
+      this.pendingDeletes.delete(worker.uid);
+      this.trace({ event: 'kubelet.pod.deleted', pod: worker.key });
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      if (isStatusError(err, StatusReason.NotFound) || isStatusError(err, StatusReason.Conflict)) {
+        this.pendingDeletes.delete(worker.uid);
+        return;
+      }
+      this.pendingDeletes.add(worker.uid);
+      this.scheduleRetry();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || !this.running) return;
+    const generation = this.generation;
+    this.retryTimer = this.clock.setTimer(statusRetryMs, () => {
+      this.retryTimer = undefined;
+      if (this.running && generation === this.generation) this.flushPending();
+    }, `kubelet/${this.nodeName} status retry`);
+  }
+
+  private flushPending(): void {
+    for (const uid of [...this.pendingStatus]) {
+      const w = this.workers.get(uid);
+      if (!w) {
+        this.pendingStatus.delete(uid);
+        continue;
+      }
+      this.written.delete(uid);
+      this.statusChanged(w);
+    }
+    for (const uid of [...this.pendingDeletes]) {
+      const w = this.workers.get(uid);
+      if (w && !this.pendingStatus.has(uid)) this.deletePod(w);
+      else if (!w) this.pendingDeletes.delete(uid);
+    }
+  }
+
+  // ------------------------------------------------------------------ inspection
+
+  /** Pods this kubelet is running (namespace/name). */
+  podKeys(): string[] {
+    return [...this.workers.values()].map((w) => w.key).sort();
+  }
+
+  /** The status the kubelet last computed for a pod (what it writes, or will once it can). */
+  podStatus(namespace: string, name: string): Pod['status'] | undefined {
+    return this.workerFor(namespace, name)?.lastStatus;
+  }
+
+  private workerFor(namespace: string, name: string): PodWorker | undefined {
+    for (const w of this.workers.values()) if (w.key === `${namespace}/${name}`) return w;
+    return undefined;
+  }
+
+  /**
+   * A container's log (kubectl logs), with the API server's error texts when there is none. container may be
+   * omitted for a single-container pod.
+   */
+  logs(namespace: string, pod: string, container?: string, options: { previous?: boolean; tailLines?: number } = {}): LogsResult {
+    const w = this.workerFor(namespace, pod);
+    if (!w) return { error: `pods "${pod}" not found` };
+    const names = w.pod.spec?.containers.map((c) => c.name) ?? [];
+    const all = w.containerNames();
+    const name = container ?? (names.length === 1 ? names[0] : undefined);
+    if (!name) return { error: `a container name must be specified for pod ${pod}, choose one of: [${names.join(' ')}]` };
+    if (!all.includes(name)) return { error: `container ${name} is not valid for pod ${pod}` };
+    const lines = w.logs(name, !!options.previous, options.tailLines ?? logLimit);
+    if (!lines) {
+      if (options.previous) return { error: `previous terminated container "${name}" in pod "${pod}" not found` };
+      const status = [...(w.lastStatus?.initContainerStatuses ?? []), ...(w.lastStatus?.containerStatuses ?? [])].find((s) => s.name === name);
+      const reason = status?.state?.waiting?.reason ?? 'ContainerCreating';
+      const why = reason === 'ErrImagePull' || reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
+      return { error: `container "${name}" in pod "${pod}" is waiting to start: ${why}` };
+    }
+    return { lines: lines.map((l) => ({ time: l.at, text: l.text })) };
+  }
+}
+
+function outOf(resource: string, requested: number, used: number, capacity: number): { reason: string; message: string } {
+  return { reason: `OutOf${resource}`, message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}` };
+}
+
+/** PodRequests: max(sum of containers + sidecars, each init container + the sidecars before it), cpu in millicores. */
+function podRequests(pod: Pod): { cpu: number; memory: number } {
+  const req = (c: Container, name: 'cpu' | 'memory'): number => {
+    const raw = c.resources?.requests?.[name] ?? c.resources?.limits?.[name];
+    if (raw === undefined) return 0;
+    try {
+      const q = parseQuantity(String(raw));
+      return name === 'cpu' ? toMillis(q) : toNumber(q);
+    } catch {
+      return 0;
+    }
+  };
+  const out = { cpu: 0, memory: 0 };
+  for (const name of ['cpu', 'memory'] as const) {
+    let sum = 0;
+    let sidecars = 0;
+    let initMax = 0;
+    for (const c of pod.spec?.initContainers ?? []) {
+      if (c.restartPolicy === 'Always') {
+        sidecars += req(c, name);
+        sum += req(c, name);
+      } else initMax = Math.max(initMax, sidecars + req(c, name));
+    }
+    for (const c of pod.spec?.containers ?? []) sum += req(c, name);
+    out[name] = Math.max(sum, initMax);
+  }
+  return out;
+}
+
+function decodeBase64(v: string): string {
+  try {
+    return atob(v);
+  } catch {
+    return v;
+  }
+}
+
+function expandEnvRefs(value: string, env: Record<string, string>): string {
+  return value.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => (m === '$$' ? '$' : name !== undefined && name in env ? env[name] : m));
+}
+
+function fieldRefValue(path: string, pod: Pod, kubelet: Kubelet): string {
+  const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
+  if (m) return (m[1] === 'labels' ? pod.metadata?.labels : pod.metadata?.annotations)?.[m[2]] ?? '';
+  switch (path) {
+    case 'metadata.name':
+      return pod.metadata?.name ?? '';
+    case 'metadata.namespace':
+      return pod.metadata?.namespace ?? '';
+    case 'metadata.uid':
+      return pod.metadata?.uid ?? '';
+    case 'spec.nodeName':
+      return pod.spec?.nodeName ?? '';
+    case 'spec.serviceAccountName':
+      return pod.spec?.serviceAccountName ?? '';
+    case 'status.hostIP':
+    case 'status.hostIPs':
+      return kubelet.hostIP;
+    case 'status.podIP':
+    case 'status.podIPs':
+      return kubelet.podStatus(pod.metadata?.namespace ?? '', pod.metadata?.name ?? '')?.podIP ?? '';
+    default:
+      return '';
+  }
+}
+
+function resourceFieldValue(ref: { resource: string; divisor?: unknown; containerName?: string }, container: Container, config: CompleteNodeConfig): string {
+  const [kind, name] = ref.resource.split('.') as ['limits' | 'requests', string];
+  const raw = container.resources?.[kind]?.[name] ?? (kind === 'limits' ? nodeAllocatable(config)[name] : undefined) ?? '0';
+  try {
+    const q = parseQuantity(String(raw));
+    const divisor = ref.divisor !== undefined ? parseQuantity(String(ref.divisor)) : parseQuantity(name === 'cpu' ? '1' : '1');
+    const value = name === 'cpu' ? toMillis(q) / toMillis(divisor) : toNumber(q) / toNumber(divisor);
+    return String(Math.ceil(value));
+  } catch {
+    return '0';
+  }
+}

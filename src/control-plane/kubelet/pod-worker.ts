@@ -1,0 +1,940 @@
+// One pod's lifecycle on its node (the kubelet's pod worker + kuberuntime SyncPod + prober + the status it
+// reports). Level-triggered: sync() looks at the pod as the API server last described it and at what runs, and
+// takes the next steps — create the sandbox, pull images, run init containers in order, start containers,
+// restart them per restartPolicy with CrashLoopBackOff, kill them when liveness fails or the pod is deleted — then
+// schedules itself for the next moment something is due (a container exits, a probe ticks, a back-off ends).
+import type { Container, ContainerState as ApiContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1';
+import type { KubeObject } from '../../shared/api/types';
+import { parseQuantity, toNumber } from '../../shared/lib/quantity';
+import { computePodQOS } from '../apiserver/registry/generic/podspec/resources';
+import type { Clock, TimerHandle } from '../sim/clock';
+import { rfc3339 } from '../sim/clock';
+import type { Backoff } from './backoff';
+import { formatBackoff, formatGoDuration, formatPod } from './format';
+import { InvalidImageNameError, parseImageReference, profileFor, type ImageProfile, type ImageReference } from './images';
+import { getPhase, initializedCondition, containersReadyCondition, mergeConditions, readyCondition, PodPhase, isRestartableInitContainer } from './pod-status';
+import { outputUntil, runExecCommand, runProgram, filesAt, SigtermAction, type ProgramContext, type ProgramRun } from './program';
+import { probeTimings, runProbe, ProbeType } from './probes';
+import type { ContainerRuntime, PullResult } from './runtime';
+
+export type EventType = 'Normal' | 'Warning';
+
+/** What a pod worker needs from its kubelet. */
+export interface PodWorkerHost {
+  readonly clock: Clock;
+  readonly nodeName: string;
+  readonly hostIP: string;
+  readonly runtime: ContainerRuntime;
+  readonly crashBackoff: Backoff;
+  readonly pullBackoff: Backoff;
+  event(pod: KubeObject, type: EventType, reason: string, message: string): void;
+  trace(data: Record<string, unknown>): void;
+  /** Resolves the container's environment (configMap/secret refs need the API server). */
+  resolveEnv(pod: Pod, container: Container): { env: Record<string, string> } | { error: string };
+  /** The worker's status changed: write it (the status manager). */
+  statusChanged(worker: PodWorker): void;
+  /** Termination finished: write the final status and delete the pod object. */
+  terminated(worker: PodWorker): void;
+}
+
+export type ContainerKind = 'init' | 'sidecar' | 'regular';
+
+interface Instance {
+  id: string;
+  attempt: number;
+  image: string;
+  imageID: string;
+  profile: ImageProfile;
+  createdAt: number;
+  startedAt: number;
+  finishedAt?: number;
+  exitCode?: number;
+  reason?: string;
+  run: ProgramRun;
+  ctx: ProgramContext;
+  exitTimer?: TimerHandle;
+  plannedExit?: { at: number; code: number; reason: string };
+  killing: boolean;
+  probeTimers: TimerHandle[];
+  started: boolean;
+  ready: boolean;
+  counts: Record<ProbeType, { success: number; failure: number }>;
+}
+
+interface ContainerRecord {
+  spec: Container;
+  kind: ContainerKind;
+  restartCount: number;
+  current?: Instance;
+  previous?: Instance;
+  waiting?: { reason: string; message?: string };
+  /** An image pull in flight for this container. */
+  pull?: { cancel: () => void; image: string };
+  /** The image is present and resolved for the next start. */
+  image?: { normalized: string; imageID: string; ref: ImageReference };
+  lastPullError?: string;
+  /** From the API status, when the kubelet restarted and the runtime lost the container. */
+  carried?: { lastState: ApiContainerState; restart: boolean };
+}
+
+const sandboxSetupMs = 600;
+const gracefulExitMs = 100;
+const minimumGracePeriodMs = 2000;
+const defaultRetryMs = 10_000;
+
+function containerKind(c: Container, init: boolean): ContainerKind {
+  if (!init) return 'regular';
+  return isRestartableInitContainer(c) ? 'sidecar' : 'init';
+}
+
+function memoryLimit(c: Container): number | undefined {
+  const raw = c.resources?.limits?.memory;
+  if (raw === undefined) return undefined;
+  try {
+    return toNumber(parseQuantity(String(raw)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Kubernetes' $(VAR) expansion of command and args ($$ escapes). */
+export function expandContainerArgs(args: readonly string[] | undefined, env: Record<string, string>): string[] | undefined {
+  if (!args) return undefined;
+  return args.map((a) =>
+    a.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
+      if (m === '$$') return '$';
+      return name !== undefined && name in env ? env[name] : m;
+    }),
+  );
+}
+
+function specChanged(a: Pod, b: Pod): boolean {
+  const am = a.metadata ?? {};
+  const bm = b.metadata ?? {};
+  return (
+    am.deletionTimestamp !== bm.deletionTimestamp ||
+    am.deletionGracePeriodSeconds !== bm.deletionGracePeriodSeconds ||
+    JSON.stringify(a.spec) !== JSON.stringify(b.spec) ||
+    JSON.stringify(am.labels ?? {}) !== JSON.stringify(bm.labels ?? {}) ||
+    JSON.stringify(am.annotations ?? {}) !== JSON.stringify(bm.annotations ?? {}) ||
+    JSON.stringify((a.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'ContainersReady' && c.type !== 'Initialized' && c.type !== 'PodReadyToStartContainers')) !==
+      JSON.stringify((b.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'ContainersReady' && c.type !== 'Initialized' && c.type !== 'PodReadyToStartContainers'))
+  );
+}
+
+export class PodWorker {
+  pod: Pod;
+  readonly uid: string;
+  private readonly containers = new Map<string, ContainerRecord>();
+  private sandbox: { createdAt: number; readyAt: number; ip?: string; ready: boolean; torndown: boolean } | undefined;
+  private startTime: number | undefined;
+  private timers = new Set<TimerHandle>();
+  private syncQueued = false;
+  private stopped = false;
+  /** Set once the pod ended for good (restartPolicy Never/OnFailure, init failure, rejection). */
+  private terminalPhase: PodPhase | undefined;
+  private terminalReason: { reason: string; message: string } | undefined;
+  private terminating: { since: number; graceMs: number } | undefined;
+  private terminationReported = false;
+  /** Refused at admission: its status is only the phase, reason and message. */
+  private rejected = false;
+  /** The status last computed, for the status manager. */
+  lastStatus: PodStatus | undefined;
+
+  constructor(
+    private readonly host: PodWorkerHost,
+    pod: Pod,
+  ) {
+    this.pod = pod;
+    this.uid = pod.metadata!.uid!;
+    const spec = pod.spec!;
+    for (const c of spec.initContainers ?? []) this.containers.set(c.name, { spec: c, kind: containerKind(c, true), restartCount: 0 });
+    for (const c of spec.containers) this.containers.set(c.name, { spec: c, kind: 'regular', restartCount: 0 });
+    this.adoptApiStatus(pod);
+  }
+
+  /** After a kubelet restart: what the API server says ran before (restart counts, start time, finished pods). */
+  private adoptApiStatus(pod: Pod): void {
+    const status = pod.status;
+    if (!status) return;
+    if (status.phase === PodPhase.Succeeded || status.phase === PodPhase.Failed) {
+      this.terminalPhase = status.phase;
+      this.lastStatus = structuredClone(status) as PodStatus;
+      if (status.reason) this.terminalReason = { reason: status.reason, message: status.message ?? '' };
+    }
+    if (status.startTime) this.startTime = Date.parse(status.startTime);
+    const now = this.host.clock.now();
+    for (const s of [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])]) {
+      const rec = this.containers.get(s.name);
+      if (!rec) continue;
+      rec.restartCount = s.restartCount ?? 0;
+      if (s.state?.running) {
+        rec.carried = {
+          restart: true,
+          lastState: { terminated: { exitCode: 255, reason: 'Unknown', startedAt: s.state.running.startedAt, finishedAt: rfc3339(now), containerID: s.containerID } },
+        };
+      } else if (s.state?.terminated) {
+        rec.carried = { restart: true, lastState: { terminated: { ...s.state.terminated } } };
+      } else if (s.lastState?.terminated) {
+        rec.carried = { restart: false, lastState: { terminated: { ...s.lastState.terminated } } };
+      }
+    }
+  }
+
+  get key(): string {
+    return `${this.pod.metadata!.namespace}/${this.pod.metadata!.name}`;
+  }
+
+  get podIP(): string | undefined {
+    return this.sandbox?.ip;
+  }
+
+  /** Whether the pod finished (Succeeded/Failed) and nothing more will run. */
+  get isTerminal(): boolean {
+    return this.terminalPhase !== undefined;
+  }
+
+  /** Requests the node resources count: a running or pending pod. */
+  get countsForAdmission(): boolean {
+    return !this.isTerminal;
+  }
+
+  /** The informer's newer view of the pod. A changed container image restarts that container. */
+  update(pod: Pod): void {
+    const before = this.pod;
+    this.pod = pod;
+    // Like the kubelet's config source, only a change to what the kubelet acts on wakes the worker: its own
+    // status writes coming back through the watch do not.
+    if (!specChanged(before, pod)) return;
+    const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+    for (const c of all) {
+      const rec = this.containers.get(c.name);
+      if (!rec) continue;
+      const changed = rec.spec.image !== c.image;
+      rec.spec = c;
+      if (!changed) continue;
+      rec.image = undefined;
+      const inst = rec.current;
+      if (inst && inst.finishedAt === undefined && !pod.metadata?.deletionTimestamp) {
+        this.killInstance(rec, inst, 'changed', (pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000);
+      }
+    }
+    this.requestSync();
+  }
+
+  requestSync(): void {
+    if (this.syncQueued || this.stopped) return;
+    this.syncQueued = true;
+    this.host.clock.defer(() => {
+      this.syncQueued = false;
+      if (!this.stopped) this.sync();
+    }, `kubelet/${this.host.nodeName} sync ${this.key}`);
+  }
+
+  private wakeAt(at: number, label: string): void {
+    const handle = this.host.clock.setTimer(Math.max(0, at - this.host.clock.now()), () => {
+      this.timers.delete(handle);
+      this.requestSync();
+    }, `kubelet/${this.host.nodeName} ${label} ${this.key}`);
+    this.timers.add(handle);
+  }
+
+  /** The node died: everything stops, no status, no events. */
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) this.host.clock.clearTimer(t);
+    this.timers.clear();
+    for (const rec of this.containers.values()) {
+      rec.pull?.cancel();
+      for (const inst of [rec.current, rec.previous]) if (inst) this.clearInstanceTimers(inst);
+    }
+    this.host.runtime.releaseIP(this.sandbox?.ip);
+  }
+
+  /** The pod is gone from the API server (force-deleted, or deleted while the kubelet was away): kill now. */
+  forceKill(): void {
+    for (const rec of this.containers.values()) {
+      const inst = rec.current;
+      if (inst && inst.finishedAt === undefined) {
+        this.host.event(this.pod as KubeObject, 'Normal', 'Killing', `Stopping container ${rec.spec.name}`);
+        this.finishInstance(rec, inst, { at: this.host.clock.now(), code: 137, reason: 'Error' });
+      }
+    }
+    this.host.trace({ event: 'kubelet.pod.removed', pod: this.key });
+    this.stop();
+  }
+
+  // ------------------------------------------------------------------ sync
+
+  sync(): void {
+    const now = this.host.clock.now();
+    const pod = this.pod;
+    if (pod.metadata?.deletionTimestamp) {
+      this.syncTerminating(now);
+      this.host.statusChanged(this);
+      return;
+    }
+    if (this.terminalPhase) {
+      this.stopEverything(now);
+      this.host.statusChanged(this);
+      return;
+    }
+    if (this.startTime === undefined) this.startTime = now;
+    const ads = pod.spec?.activeDeadlineSeconds;
+    if (ads !== undefined && now >= this.startTime + ads * 1000) {
+      this.failPod('DeadlineExceeded', 'Pod was active on the node longer than the specified deadline', now);
+      this.host.event(pod as KubeObject, 'Normal', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline');
+      this.host.statusChanged(this);
+      return;
+    }
+    if (ads !== undefined) this.wakeAt(this.startTime + ads * 1000, 'activeDeadline');
+
+    if (!this.ensureSandbox(now)) {
+      this.host.statusChanged(this);
+      return;
+    }
+    if (this.syncInitContainers(now)) {
+      for (const rec of this.regular()) this.syncContainer(rec, now);
+      this.checkCompletion(now);
+    }
+    this.host.statusChanged(this);
+  }
+
+  private regular(): ContainerRecord[] {
+    return (this.pod.spec?.containers ?? []).map((c) => this.containers.get(c.name)!).filter(Boolean);
+  }
+
+  private inits(): ContainerRecord[] {
+    return (this.pod.spec?.initContainers ?? []).map((c) => this.containers.get(c.name)!).filter(Boolean);
+  }
+
+  private ensureSandbox(now: number): boolean {
+    if (!this.sandbox) {
+      this.sandbox = { createdAt: now, readyAt: now + sandboxSetupMs, ready: false, torndown: false };
+      this.host.trace({ event: 'kubelet.sandbox.create', pod: this.key });
+      this.wakeAt(this.sandbox.readyAt, 'sandbox');
+      return false;
+    }
+    if (!this.sandbox.ready) {
+      if (now < this.sandbox.readyAt) return false;
+      this.sandbox.ready = true;
+      this.sandbox.ip = this.pod.spec?.hostNetwork ? this.host.hostIP : this.host.runtime.allocateIP();
+      this.host.trace({ event: 'kubelet.sandbox.ready', pod: this.key, podIP: this.sandbox.ip });
+    }
+    return true;
+  }
+
+  /** Runs init containers in order; true when all have completed (sidecars: started). */
+  private syncInitContainers(now: number): boolean {
+    for (const rec of this.inits()) {
+      if (rec.kind === 'sidecar') {
+        this.syncContainer(rec, now);
+        if (!rec.current || rec.current.finishedAt !== undefined || !rec.current.started) return false;
+        continue;
+      }
+      const inst = rec.current;
+      if (inst && inst.finishedAt !== undefined && inst.exitCode === 0) continue;
+      if (inst && inst.finishedAt === undefined) return false;
+      if (inst && inst.finishedAt !== undefined && this.pod.spec?.restartPolicy === 'Never') {
+        this.terminalPhase = PodPhase.Failed;
+        this.stopEverything(now);
+        return false;
+      }
+      this.syncContainer(rec, now);
+      return false;
+    }
+    return true;
+  }
+
+  private shouldRestart(rec: ContainerRecord, exitCode: number): boolean {
+    if (rec.kind === 'sidecar') return true;
+    const policy = this.pod.spec?.restartPolicy ?? 'Always';
+    if (rec.kind === 'init') return policy !== 'Never' && exitCode !== 0;
+    if (policy === 'Always') return true;
+    if (policy === 'OnFailure') return exitCode !== 0;
+    return false;
+  }
+
+  /** Starts the container if it should run and does not (pulling its image first, honouring back-offs). */
+  private syncContainer(rec: ContainerRecord, now: number): void {
+    const inst = rec.current;
+    if (inst && inst.finishedAt === undefined) return;
+    if (inst && !this.shouldRestart(rec, inst.exitCode ?? 0)) return;
+    if (inst) {
+      // doBackOff: the finish time of the last container is the start of the back-off.
+      const key = `${this.uid}/${rec.spec.name}`;
+      const backoff = this.host.crashBackoff;
+      if (backoff.isInBackOffSince(key, inst.finishedAt!, now)) {
+        const period = backoff.get(key);
+        rec.waiting = {
+          reason: 'CrashLoopBackOff',
+          message: `back-off ${formatBackoff(period)} restarting failed container=${rec.spec.name} pod=${formatPod(this.pod as KubeObject)}`,
+        };
+        this.host.event(this.pod as KubeObject, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod as KubeObject)}`);
+        this.wakeAt(inst.finishedAt! + period, 'crashloop');
+        return;
+      }
+    }
+    if (!this.ensureImage(rec, now)) return;
+    // The back-off moves on only when the container really starts again (the pull may take a while).
+    if (inst) this.host.crashBackoff.next(`${this.uid}/${rec.spec.name}`, inst.finishedAt!, now);
+    this.startContainer(rec, now);
+  }
+
+  /** EnsureImageExists; true when the image is present. */
+  private ensureImage(rec: ContainerRecord, now: number): boolean {
+    const spec = rec.spec;
+    const image = spec.image ?? '';
+    if (rec.image && rec.image.ref.original === image) return true;
+    if (rec.pull) return false;
+    let ref: ImageReference;
+    try {
+      ref = parseImageReference(image);
+    } catch (err) {
+      if (!(err instanceof InvalidImageNameError)) throw err;
+      const msg = `Failed to apply default image tag ${JSON.stringify(image)}: ${err.message}`;
+      if (rec.waiting?.reason !== 'InvalidImageName') {
+        this.host.event(this.pod as KubeObject, 'Warning', 'InspectFailed', msg);
+        this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: InvalidImageName');
+      }
+      rec.waiting = { reason: 'InvalidImageName', message: msg };
+      return false;
+    }
+    const present = this.host.runtime.image(ref.normalized);
+    const policy = spec.imagePullPolicy ?? 'IfNotPresent';
+    const shouldPull = policy === 'Always' || (policy === 'IfNotPresent' && !present);
+    if (!shouldPull) {
+      if (present) {
+        this.host.event(this.pod as KubeObject, 'Normal', 'Pulled', `Container image ${JSON.stringify(image)} already present on machine`);
+        rec.image = { normalized: present.normalized, imageID: present.imageID, ref };
+        return true;
+      }
+      const msg = `Container image ${JSON.stringify(image)} is not present with pull policy of Never`;
+      this.host.event(this.pod as KubeObject, 'Warning', 'ErrImageNeverPull', msg);
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImageNeverPull');
+      rec.waiting = { reason: 'ErrImageNeverPull', message: msg };
+      this.wakeAt(now + defaultRetryMs, 'imageNeverPull');
+      return false;
+    }
+    const backoffKey = `${this.uid}_${image}`;
+    const pullBackoff = this.host.pullBackoff;
+    if (pullBackoff.isInBackOffSinceUpdate(backoffKey, now)) {
+      this.host.event(this.pod as KubeObject, 'Normal', 'BackOff', `Back-off pulling image ${JSON.stringify(image)}`);
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+      rec.waiting = { reason: 'ImagePullBackOff', message: `Back-off pulling image ${JSON.stringify(image)}: ErrImagePull: ${rec.lastPullError ?? ''}` };
+      this.wakeAt(pullBackoff.lastUpdate(backoffKey)! + pullBackoff.get(backoffKey), 'pullBackoff');
+      return false;
+    }
+    this.host.event(this.pod as KubeObject, 'Normal', 'Pulling', `Pulling image ${JSON.stringify(image)}`);
+    this.host.trace({ event: 'kubelet.image.pull', pod: this.key, container: spec.name, image: ref.normalized });
+    const cancel = this.host.runtime.pull(ref, (result) => this.pullDone(rec, ref, result));
+    rec.pull = { cancel, image };
+    return false;
+  }
+
+  private pullDone(rec: ContainerRecord, ref: ImageReference, result: PullResult): void {
+    if (this.stopped) return;
+    rec.pull = undefined;
+    const image = ref.original;
+    const now = this.host.clock.now();
+    if (result.outcome.ok) {
+      this.host.event(
+        this.pod as KubeObject,
+        'Normal',
+        'Pulled',
+        `Successfully pulled image ${JSON.stringify(image)} in ${formatGoDuration(result.pullMs)} (${formatGoDuration(result.totalMs)} including waiting). Image size: ${result.outcome.sizeBytes} bytes.`,
+      );
+      rec.image = { normalized: ref.normalized, imageID: result.outcome.imageID, ref };
+      rec.lastPullError = undefined;
+      this.host.trace({ event: 'kubelet.image.pulled', pod: this.key, container: rec.spec.name, image: ref.normalized, ms: result.pullMs });
+    } else {
+      const msg = result.outcome.message;
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Failed to pull image ${JSON.stringify(image)}: ${msg}`);
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImagePull');
+      this.host.pullBackoff.next(`${this.uid}_${image}`, now, now);
+      rec.lastPullError = msg;
+      rec.waiting = { reason: 'ErrImagePull', message: msg };
+      this.host.trace({ event: 'kubelet.image.failed', pod: this.key, container: rec.spec.name, image: ref.normalized, message: msg });
+      // The pod worker retries after its error back-off; by then the pull back-off shows.
+      this.host.statusChanged(this);
+      this.wakeAt(now + 1000, 'pullRetry');
+      return;
+    }
+    this.requestSync();
+  }
+
+  private programContext(rec: ContainerRecord, env: Record<string, string>, profile: ImageProfile, ref: ImageReference, now: number): ProgramContext {
+    const c = rec.spec;
+    const command = expandContainerArgs(c.command, env);
+    const args = expandContainerArgs(c.args, env);
+    const argv = command ? [...command, ...(args ?? [])] : args ? [...(profile.entrypoint ?? []), ...args] : undefined;
+    const files: Record<string, string> = {
+      '/etc/hostname': this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '',
+      '/etc/machine-id': this.host.nodeName,
+    };
+    if (this.pod.spec?.automountServiceAccountToken !== false) files['/var/run/secrets/kubernetes.io/serviceaccount/namespace'] = this.pod.metadata?.namespace ?? '';
+    return {
+      argv,
+      imageDefault: argv === undefined,
+      image: profile,
+      ref,
+      env,
+      hostname: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '',
+      files,
+      startTime: now,
+      declaresPorts: (c.ports ?? []).length > 0,
+    };
+  }
+
+  private startContainer(rec: ContainerRecord, now: number): void {
+    const resolved = this.host.resolveEnv(this.pod, rec.spec);
+    if ('error' in resolved) {
+      if (rec.waiting?.message !== resolved.error) this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Error: ${resolved.error}`);
+      rec.waiting = { reason: 'CreateContainerConfigError', message: resolved.error };
+      this.wakeAt(now + defaultRetryMs, 'configRetry');
+      return;
+    }
+    const img = rec.image!;
+    const profile = profileFor(img.ref);
+    const ctx = this.programContext(rec, resolved.env, profile, img.ref, now);
+    const run = runProgram(ctx);
+    const firstStart = !rec.current && !rec.carried?.restart;
+    if (!firstStart) rec.restartCount++;
+    rec.carried = rec.carried ? { ...rec.carried, restart: false } : undefined;
+    const attempt = rec.restartCount;
+    const inst: Instance = {
+      id: this.host.runtime.newContainerID(this.uid, rec.spec.name, attempt),
+      attempt,
+      image: img.normalized,
+      imageID: img.imageID,
+      profile,
+      createdAt: now,
+      startedAt: now,
+      run,
+      ctx,
+      killing: false,
+      probeTimers: [],
+      started: !rec.spec.startupProbe,
+      ready: false,
+      counts: { Liveness: { success: 0, failure: 0 }, Readiness: { success: 0, failure: 0 }, Startup: { success: 0, failure: 0 } },
+    };
+    inst.ready = inst.started && !rec.spec.readinessProbe && rec.kind !== 'init';
+    if (rec.current) {
+      this.clearInstanceTimers(rec.current);
+      rec.previous = rec.current;
+    }
+    rec.current = inst;
+    rec.waiting = undefined;
+    // imagePullPolicy Always: every start pulls (a restart too).
+    if (rec.spec.imagePullPolicy === 'Always') rec.image = undefined;
+    this.host.event(this.pod as KubeObject, 'Normal', 'Created', `Created container: ${rec.spec.name}`);
+    this.host.event(this.pod as KubeObject, 'Normal', 'Started', `Started container ${rec.spec.name}`);
+    this.host.trace({ event: 'kubelet.container.start', pod: this.key, container: rec.spec.name, restartCount: rec.restartCount, containerID: inst.id });
+
+    // How it ends on its own: its program exits, or it allocates past its memory limit.
+    let planned: Instance['plannedExit'];
+    if (run.end.type === 'exit') planned = { at: now + run.end.at, code: run.end.code, reason: run.end.code === 0 ? 'Completed' : 'Error' };
+    const limit = memoryLimit(rec.spec);
+    if (limit !== undefined) {
+      const base = profile.memoryBytes;
+      const oomAt = base > limit ? 100 : run.allocations.find((a) => base + a.bytes > limit)?.at;
+      if (oomAt !== undefined && (!planned || now + oomAt < planned.at)) planned = { at: now + oomAt, code: 137, reason: 'OOMKilled' };
+    }
+    this.planExit(rec, inst, planned);
+    this.startProbes(rec, inst);
+  }
+
+  private planExit(rec: ContainerRecord, inst: Instance, planned: Instance['plannedExit']): void {
+    if (inst.exitTimer) this.host.clock.clearTimer(inst.exitTimer);
+    inst.exitTimer = undefined;
+    inst.plannedExit = planned;
+    if (!planned) return;
+    inst.exitTimer = this.host.clock.setTimer(Math.max(0, planned.at - this.host.clock.now()), () => {
+      inst.exitTimer = undefined;
+      if (this.stopped || inst.finishedAt !== undefined) return;
+      this.finishInstance(rec, inst, planned);
+      this.requestSync();
+    }, `kubelet/${this.host.nodeName} exit ${this.key}/${rec.spec.name}`);
+  }
+
+  private finishInstance(rec: ContainerRecord, inst: Instance, exit: NonNullable<Instance['plannedExit']>): void {
+    inst.finishedAt = exit.at;
+    inst.exitCode = exit.code;
+    inst.reason = exit.reason;
+    inst.ready = false;
+    this.clearInstanceTimers(inst);
+    this.host.trace({ event: 'kubelet.container.exit', pod: this.key, container: rec.spec.name, exitCode: exit.code, reason: exit.reason });
+  }
+
+  private clearInstanceTimers(inst: Instance): void {
+    for (const t of inst.probeTimers) this.host.clock.clearTimer(t);
+    inst.probeTimers = [];
+    if (inst.exitTimer) this.host.clock.clearTimer(inst.exitTimer);
+    inst.exitTimer = undefined;
+  }
+
+  // ------------------------------------------------------------------ probes
+
+  private startProbes(rec: ContainerRecord, inst: Instance): void {
+    const spec = rec.spec;
+    if (rec.kind === 'init') return;
+    if (spec.startupProbe) this.scheduleProbe(rec, inst, ProbeType.Startup, 0);
+    else this.startPostStartupProbes(rec, inst);
+  }
+
+  private startPostStartupProbes(rec: ContainerRecord, inst: Instance): void {
+    if (rec.spec.livenessProbe) this.scheduleProbe(rec, inst, ProbeType.Liveness, 0);
+    if (rec.spec.readinessProbe) this.scheduleProbe(rec, inst, ProbeType.Readiness, 0);
+  }
+
+  /** Probe workers tick every period from the container's start; ticks before initialDelaySeconds are skipped. */
+  private scheduleProbe(rec: ContainerRecord, inst: Instance, type: ProbeType, tick: number): void {
+    const probe = type === ProbeType.Startup ? rec.spec.startupProbe! : type === ProbeType.Liveness ? rec.spec.livenessProbe! : rec.spec.readinessProbe!;
+    const timing = probeTimings(probe);
+    const now = this.host.clock.now();
+    let n = tick;
+    let at = inst.startedAt + n * timing.periodMs;
+    while (at < now || at - inst.startedAt < timing.initialDelayMs) {
+      n++;
+      at = inst.startedAt + n * timing.periodMs;
+    }
+    const handle = this.host.clock.setTimer(at - now, () => {
+      inst.probeTimers = inst.probeTimers.filter((h) => h !== handle);
+      if (this.stopped || inst.finishedAt !== undefined || inst.killing) return;
+      this.probe(rec, inst, type, probe);
+      if (inst.finishedAt === undefined && !inst.killing && !(type === ProbeType.Startup && inst.started)) this.scheduleProbe(rec, inst, type, n + 1);
+    }, `kubelet/${this.host.nodeName} ${type.toLowerCase()} probe ${this.key}/${rec.spec.name}`, {
+      // A probe that can still move the container forward (not yet ready, not yet started) is pending work;
+      // a steady-state probe is a heartbeat that does not keep the cluster busy.
+      background: type === ProbeType.Liveness || (type === ProbeType.Readiness && inst.ready) || (type === ProbeType.Startup && inst.started),
+    });
+    inst.probeTimers.push(handle);
+  }
+
+  private probe(rec: ContainerRecord, inst: Instance, type: ProbeType, probe: NonNullable<Container['livenessProbe']>): void {
+    const timing = probeTimings(probe);
+    const result = runProbe(probe, {
+      container: rec.spec,
+      run: inst.run,
+      ctx: inst.ctx,
+      imagePorts: inst.profile.ports,
+      podIP: this.sandbox?.ip ?? '',
+      elapsedMs: this.host.clock.now() - inst.startedAt,
+    });
+    const counts = inst.counts[type];
+    if (result.success) {
+      counts.success++;
+      counts.failure = 0;
+    } else {
+      counts.failure++;
+      counts.success = 0;
+      this.host.event(this.pod as KubeObject, 'Warning', 'Unhealthy', `${type} probe failed: ${result.output}`);
+    }
+    switch (type) {
+      case ProbeType.Startup:
+        if (counts.success >= timing.successThreshold && !inst.started) {
+          inst.started = true;
+          inst.ready = !rec.spec.readinessProbe;
+          this.host.trace({ event: 'kubelet.probe', pod: this.key, container: rec.spec.name, probe: type, result: 'success' });
+          this.startPostStartupProbes(rec, inst);
+          this.requestSync();
+        } else if (counts.failure >= timing.failureThreshold) {
+          this.killInstance(rec, inst, 'startup', this.probeGraceMs(probe));
+        }
+        return;
+      case ProbeType.Liveness:
+        if (counts.failure >= timing.failureThreshold) this.killInstance(rec, inst, 'liveness', this.probeGraceMs(probe));
+        return;
+      case ProbeType.Readiness: {
+        const ready = inst.ready ? counts.failure < timing.failureThreshold : counts.success >= timing.successThreshold;
+        if (ready !== inst.ready) {
+          inst.ready = ready;
+          this.host.trace({ event: 'kubelet.probe', pod: this.key, container: rec.spec.name, probe: type, result: ready ? 'ready' : 'unready' });
+          this.requestSync();
+        }
+        return;
+      }
+    }
+  }
+
+  private probeGraceMs(probe: NonNullable<Container['livenessProbe']>): number {
+    return (probe.terminationGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
+  }
+
+  // ------------------------------------------------------------------ killing and termination
+
+  /** killContainer: preStop, then SIGTERM, then SIGKILL at the end of the grace period. */
+  private killInstance(rec: ContainerRecord, inst: Instance, why: 'liveness' | 'startup' | 'changed' | 'delete' | 'terminal', graceMs: number): void {
+    if (inst.finishedAt !== undefined || inst.killing) return;
+    inst.killing = true;
+    inst.ready = false;
+    for (const t of inst.probeTimers) this.host.clock.clearTimer(t);
+    inst.probeTimers = [];
+    const name = rec.spec.name;
+    const message =
+      why === 'liveness'
+        ? `Container ${name} failed liveness probe, will be restarted`
+        : why === 'startup'
+          ? `Container ${name} failed startup probe, will be restarted`
+          : why === 'changed'
+            ? `Container ${name} definition changed, will be restarted`
+            : `Stopping container ${name}`;
+    this.host.event(this.pod as KubeObject, 'Normal', 'Killing', message);
+    this.host.trace({ event: 'kubelet.container.kill', pod: this.key, container: name, reason: why, graceMs });
+    const now = this.host.clock.now();
+    let preStopMs = 0;
+    const preStop = rec.spec.lifecycle?.preStop;
+    if (preStop && graceMs > 0) {
+      if (preStop.exec?.command) {
+        const res = runExecCommand(preStop.exec.command, inst.ctx, filesAt(inst.run, now - inst.startedAt));
+        preStopMs = res.durationMs;
+        if (res.code !== 0) {
+          this.host.event(this.pod as KubeObject, 'Warning', 'FailedPreStopHook', `PreStopHook failed`);
+        }
+      } else if (preStop.sleep) {
+        preStopMs = preStop.sleep.seconds * 1000;
+      }
+      preStopMs = Math.min(preStopMs, graceMs);
+    }
+    const sigtermAt = now + preStopMs;
+    const deadline = graceMs <= 0 ? now : now + Math.max(graceMs, preStopMs + minimumGracePeriodMs);
+    let exit: NonNullable<Instance['plannedExit']>;
+    if (graceMs <= 0) exit = { at: now, code: 137, reason: 'Error' };
+    else if (inst.run.sigterm === SigtermAction.Exit0) exit = { at: sigtermAt + gracefulExitMs, code: 0, reason: 'Completed' };
+    else if (inst.run.sigterm === SigtermAction.Exit143) exit = { at: sigtermAt + gracefulExitMs, code: 143, reason: 'Error' };
+    else exit = { at: deadline, code: 137, reason: 'Error' };
+    const natural = inst.plannedExit;
+    if (natural && natural.at < exit.at) exit = natural;
+    if (exit.at <= now) {
+      this.finishInstance(rec, inst, exit);
+      this.requestSync();
+      return;
+    }
+    this.planExit(rec, inst, exit);
+  }
+
+  private running(): { rec: ContainerRecord; inst: Instance }[] {
+    const out: { rec: ContainerRecord; inst: Instance }[] = [];
+    for (const rec of this.containers.values()) if (rec.current && rec.current.finishedAt === undefined) out.push({ rec, inst: rec.current });
+    return out;
+  }
+
+  private cancelPulls(): void {
+    for (const rec of this.containers.values()) {
+      rec.pull?.cancel();
+      rec.pull = undefined;
+    }
+  }
+
+  /** The pod is being deleted: kill regular containers, then sidecars; once all have exited, report and delete. */
+  private syncTerminating(now: number): void {
+    if (!this.terminating) {
+      const grace = this.pod.metadata?.deletionGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30;
+      this.terminating = { since: now, graceMs: grace * 1000 };
+      this.cancelPulls();
+      this.host.trace({ event: 'kubelet.pod.terminating', pod: this.key, gracePeriodSeconds: grace });
+    }
+    const remaining = Math.max(0, this.terminating.since + this.terminating.graceMs - now);
+    const live = this.running();
+    const regular = live.filter((r) => r.rec.kind !== 'sidecar');
+    for (const { rec, inst } of regular) this.killInstance(rec, inst, 'delete', remaining);
+    if (regular.length === 0) for (const { rec, inst } of live) this.killInstance(rec, inst, 'delete', remaining);
+    if (live.length > 0) return;
+    this.tearDownSandbox();
+    if (!this.terminationReported) {
+      this.terminationReported = true;
+      // Deferred so the status write of this sync goes first.
+      this.host.clock.defer(() => {
+        if (!this.stopped) this.host.terminated(this);
+      }, `kubelet/${this.host.nodeName} terminated ${this.key}`);
+    }
+  }
+
+  private tearDownSandbox(): void {
+    if (this.sandbox && !this.sandbox.torndown) {
+      this.sandbox.torndown = true;
+      this.host.runtime.releaseIP(this.sandbox.ip);
+      this.host.trace({ event: 'kubelet.sandbox.remove', pod: this.key });
+    }
+  }
+
+  /** A finished pod: stop what still runs (sidecars) and release the sandbox. */
+  private stopEverything(now: number): void {
+    this.cancelPulls();
+    const live = this.running();
+    const grace = (this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
+    for (const { rec, inst } of live) this.killInstance(rec, inst, 'terminal', grace);
+    if (live.length === 0) this.tearDownSandbox();
+    void now;
+  }
+
+  private failPod(reason: string, message: string, now: number): void {
+    this.terminalPhase = PodPhase.Failed;
+    this.terminalReason = { reason, message };
+    this.stopEverything(now);
+  }
+
+  /** Rejected at admission: the pod never runs. */
+  reject(reason: string, message: string): void {
+    this.rejected = true;
+    this.terminalPhase = PodPhase.Failed;
+    this.terminalReason = { reason, message: `Pod was rejected: ${message}` };
+    this.startTime = this.host.clock.now();
+    this.requestSync();
+  }
+
+  /** restartPolicy Never/OnFailure: the pod is done when no regular container runs or will restart. */
+  private checkCompletion(now: number): void {
+    if ((this.pod.spec?.restartPolicy ?? 'Always') === 'Always') return;
+    for (const rec of this.regular()) {
+      const inst = rec.current;
+      if (!inst || inst.finishedAt === undefined) return;
+      if (this.shouldRestart(rec, inst.exitCode ?? 0)) return;
+    }
+    const statuses = this.regular().map((r) => r.current!);
+    this.terminalPhase = statuses.every((i) => i.exitCode === 0) ? PodPhase.Succeeded : PodPhase.Failed;
+    this.host.trace({ event: 'kubelet.pod.completed', pod: this.key, phase: this.terminalPhase });
+    this.stopEverything(now);
+  }
+
+  // ------------------------------------------------------------------ status
+
+  private terminatedState(inst: Instance): ApiContainerState {
+    return {
+      terminated: {
+        containerID: inst.id,
+        exitCode: inst.exitCode ?? 0,
+        finishedAt: rfc3339(inst.finishedAt ?? this.host.clock.now()),
+        reason: inst.reason,
+        startedAt: rfc3339(inst.startedAt),
+      },
+    };
+  }
+
+  private containerStatus(rec: ContainerRecord): ContainerStatus {
+    const spec = rec.spec;
+    const inst = rec.current;
+    const status: ContainerStatus = {
+      name: spec.name,
+      image: inst?.image ?? spec.image ?? '',
+      imageID: inst?.imageID ?? '',
+      ready: false,
+      restartCount: rec.restartCount,
+      started: false,
+      state: {},
+      lastState: {},
+    };
+    if (inst) status.containerID = inst.id;
+    if (inst && inst.finishedAt === undefined) {
+      status.state = { running: { startedAt: rfc3339(inst.startedAt) } };
+      status.ready = inst.ready;
+      status.started = inst.started;
+      if (rec.previous) status.lastState = this.terminatedState(rec.previous);
+      else if (rec.carried) status.lastState = rec.carried.lastState;
+    } else if (inst) {
+      const restarting = !this.terminalPhase && !this.terminating && this.shouldRestart(rec, inst.exitCode ?? 0);
+      if (restarting && rec.waiting) {
+        status.state = { waiting: { ...rec.waiting } };
+        status.lastState = this.terminatedState(inst);
+      } else {
+        status.state = this.terminatedState(inst);
+        if (rec.previous) status.lastState = this.terminatedState(rec.previous);
+      }
+    } else {
+      // convertToAPIContainerStatuses' default waiting state.
+      const reason = (this.pod.spec?.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating';
+      status.state = { waiting: rec.waiting ? { ...rec.waiting } : { reason } };
+      if (rec.carried) status.lastState = rec.carried.lastState;
+    }
+    const mounts = (spec.volumeMounts ?? []).map((m) => {
+      const vm: Record<string, unknown> = { name: m.name, mountPath: m.mountPath };
+      if (m.readOnly) vm.readOnly = true;
+      vm.recursiveReadOnly = 'Disabled';
+      return vm;
+    });
+    if (mounts.length) (status as unknown as Record<string, unknown>).volumeMounts = mounts;
+    return status;
+  }
+
+  /** generateAPIPodStatus. */
+  computeStatus(): PodStatus {
+    const now = this.host.clock.now();
+    const pod = this.pod;
+    const spec = pod.spec!;
+    if (this.terminalPhase && this.lastStatus && this.containersUntouched()) return this.lastStatus;
+    if (this.rejected) {
+      // rejectPod: SetPodStatus with just these (the stored conditions stay).
+      this.lastStatus = {
+        phase: PodPhase.Failed,
+        reason: this.terminalReason?.reason,
+        message: this.terminalReason?.message,
+        conditions: pod.status?.conditions,
+        qosClass: pod.status?.qosClass,
+        startTime: rfc3339(this.startTime ?? now),
+      };
+      return this.lastStatus;
+    }
+    const initStatuses = this.inits().map((r) => this.containerStatus(r));
+    const statuses = this.regular()
+      .map((r) => this.containerStatus(r))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const allStopped = this.running().length === 0;
+    let phase = this.terminalPhase ?? getPhase(spec, initStatuses, statuses, !!this.terminating && allStopped);
+    const previousPhase = pod.status?.phase;
+    // A pod never leaves a terminal phase.
+    if (previousPhase === PodPhase.Succeeded || previousPhase === PodPhase.Failed) phase = previousPhase;
+    const existing = (pod.status?.conditions ?? []) as PodCondition[];
+    const sandboxUp = !!this.sandbox?.ready && !this.sandbox.torndown;
+    const generated = [
+      sandboxUp ? { type: 'PodReadyToStartContainers', status: 'True' } : { type: 'PodReadyToStartContainers', status: 'False' },
+      initializedCondition(spec, initStatuses, statuses, phase),
+      readyCondition(spec, initStatuses, statuses, phase, existing),
+      containersReadyCondition(spec, initStatuses, statuses, phase, 'ContainersReady'),
+      { type: 'PodScheduled', status: 'True' },
+    ];
+    const stamp = rfc3339(now);
+    const status: PodStatus = {
+      phase,
+      conditions: mergeConditions(existing, generated, stamp),
+      hostIP: this.host.hostIP,
+      hostIPs: [{ ip: this.host.hostIP }],
+      startTime: rfc3339(this.startTime ?? now),
+      containerStatuses: statuses,
+      qosClass: pod.status?.qosClass ?? computePodQOS(spec as unknown as Record<string, unknown>),
+    };
+    const ip = this.sandbox?.ip ?? pod.status?.podIP;
+    if (ip) {
+      status.podIP = ip;
+      status.podIPs = [{ ip }];
+    }
+    if (initStatuses.length) status.initContainerStatuses = initStatuses;
+    if (this.terminalReason) {
+      status.reason = this.terminalReason.reason;
+      status.message = this.terminalReason.message;
+    }
+    if (pod.status?.nominatedNodeName) status.nominatedNodeName = pod.status.nominatedNodeName;
+    this.lastStatus = status;
+    return status;
+  }
+
+  /** A pod that was already finished when this worker started: nothing ran here. */
+  private containersUntouched(): boolean {
+    for (const rec of this.containers.values()) if (rec.current) return false;
+    return true;
+  }
+
+  // ------------------------------------------------------------------ logs
+
+  logs(container: string, previous: boolean, limit: number): { at: number; text: string }[] | undefined {
+    const rec = this.containers.get(container);
+    if (!rec) return undefined;
+    const inst = previous ? rec.previous ?? (rec.current?.finishedAt !== undefined && rec.waiting ? rec.current : undefined) : rec.current;
+    if (!inst) return undefined;
+    const end = (inst.finishedAt ?? this.host.clock.now()) - inst.startedAt;
+    return outputUntil(inst.run, end, limit).map((l) => ({ at: inst.startedAt + l.at, text: l.text }));
+  }
+
+  containerNames(): string[] {
+    return [...this.containers.keys()];
+  }
+}

@@ -1,0 +1,254 @@
+// frameworkImpl (pkg/scheduler/framework/runtime/framework.go): a profile's plugins arranged per extension point,
+// run in the profile's order. Filters stop at the first plugin that rejects a node; scores are normalised per
+// plugin and summed with the plugin weights.
+import type { CycleState } from './cycle-state';
+import {
+  MaxNodeScore,
+  type AnyPlugin,
+  type BindPlugin,
+  type ClusterEventWithHint,
+  type FilterPlugin,
+  type NodeScore,
+  type NodeToStatus,
+  type PermitPlugin,
+  type PostFilterPlugin,
+  type PostFilterResult,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  type ReservePlugin,
+  type ScorePlugin,
+  type SharedLister,
+} from './interface';
+import { Code, isSuccess, newStatus, type Status } from './status';
+import type { NodeInfo, PodInfo } from './types';
+
+export interface WeightedPlugin {
+  plugin: AnyPlugin;
+  /** Score weight (default 1). */
+  weight?: number;
+}
+
+/**
+ * framework.NodePluginScores for every scored node, column-wise: per plugin its raw and normalised scores as
+ * typed arrays aligned with `names`, and the weighted totals. Compact, because it is built for every pod.
+ */
+export interface ScoreTable {
+  names: string[];
+  plugins: string[];
+  weights: number[];
+  /** As Score returned them, per plugin. */
+  raw: Float64Array[];
+  /** After NormalizeScore, in [0, MaxNodeScore], per plugin. */
+  scores: Int16Array[];
+  /** Σ score × weight, per node. */
+  totals: Float64Array;
+}
+
+function checkScore(plugin: string, score: number): number {
+  if (score > MaxNodeScore || score < 0) throw new Error(`plugin "${plugin}" returns an invalid score ${score}, it should in the range of [0, ${MaxNodeScore}] after normalizing`);
+  return score;
+}
+
+function has<K extends keyof AnyPlugin>(p: AnyPlugin, k: K): boolean {
+  return typeof p[k] === 'function';
+}
+
+export class Framework {
+  readonly preFilterPlugins: PreFilterPlugin[];
+  readonly filterPlugins: FilterPlugin[];
+  readonly postFilterPlugins: PostFilterPlugin[];
+  readonly preScorePlugins: PreScorePlugin[];
+  readonly scorePlugins: { plugin: ScorePlugin; weight: number }[];
+  readonly reservePlugins: ReservePlugin[];
+  readonly permitPlugins: PermitPlugin[];
+  readonly bindPlugins: BindPlugin[];
+  /** Plugin name → the cluster events that may make a pod it rejected schedulable. */
+  readonly enqueueExtensions = new Map<string, ClusterEventWithHint[]>();
+
+  constructor(
+    readonly schedulerName: string,
+    plugins: readonly WeightedPlugin[],
+  ) {
+    const all = plugins.map((p) => p.plugin);
+    this.preFilterPlugins = all.filter((p) => has(p, 'preFilter')) as PreFilterPlugin[];
+    this.filterPlugins = all.filter((p) => has(p, 'filter')) as FilterPlugin[];
+    this.postFilterPlugins = all.filter((p) => has(p, 'postFilter')) as PostFilterPlugin[];
+    this.preScorePlugins = all.filter((p) => has(p, 'preScore')) as PreScorePlugin[];
+    this.scorePlugins = plugins.filter((p) => has(p.plugin, 'score')).map((p) => ({ plugin: p.plugin as ScorePlugin, weight: p.weight ?? 1 }));
+    this.reservePlugins = all.filter((p) => has(p, 'reserve')) as ReservePlugin[];
+    this.permitPlugins = all.filter((p) => has(p, 'permit')) as PermitPlugin[];
+    this.bindPlugins = all.filter((p) => has(p, 'bind')) as BindPlugin[];
+    for (const p of all) if (p.eventsToRegister) this.enqueueExtensions.set(p.name, p.eventsToRegister());
+  }
+
+  /**
+   * RunPreFilterPlugins: the first rejection ends the phase; Skip marks the plugin's Filter as skipped; the
+   * PreFilterResults (node subsets) are intersected.
+   */
+  runPreFilterPlugins(state: CycleState, pod: PodInfo, lister: SharedLister): { result?: PreFilterResult; status?: Status; plugins: Set<string> } {
+    let result: PreFilterResult | undefined;
+    const plugins = new Set<string>();
+    for (const pl of this.preFilterPlugins) {
+      const r = pl.preFilter(state, pod, lister);
+      const s = r.status;
+      if (s?.code === Code.Skip) {
+        state.skipFilterPlugins.add(pl.name);
+        continue;
+      }
+      if (!isSuccess(s)) {
+        s!.plugin = pl.name;
+        return { status: s, plugins: new Set([pl.name]) };
+      }
+      if (r.result?.nodeNames) {
+        plugins.add(pl.name);
+        const names = r.result.nodeNames;
+        result = { nodeNames: result?.nodeNames ? new Set([...result.nodeNames].filter((n) => names.has(n))) : new Set(names) };
+        if (result.nodeNames!.size === 0) {
+          const st = newStatus(Code.UnschedulableAndUnresolvable, `node(s) didn't satisfy plugin(s) [${[...plugins].join(' ')}] simultaneously`);
+          return { status: st, plugins };
+        }
+      }
+    }
+    return { result, plugins };
+  }
+
+  runPreFilterExtensionAddPod(state: CycleState, pod: PodInfo, toAdd: PodInfo, nodeInfo: NodeInfo): Status | undefined {
+    for (const pl of this.preFilterPlugins) {
+      if (state.skipFilterPlugins.has(pl.name)) continue;
+      const s = pl.preFilterExtensions?.()?.addPod(state, pod, toAdd, nodeInfo);
+      if (!isSuccess(s)) return s;
+    }
+    return undefined;
+  }
+
+  runPreFilterExtensionRemovePod(state: CycleState, pod: PodInfo, toRemove: PodInfo, nodeInfo: NodeInfo): Status | undefined {
+    for (const pl of this.preFilterPlugins) {
+      if (state.skipFilterPlugins.has(pl.name)) continue;
+      const s = pl.preFilterExtensions?.()?.removePod(state, pod, toRemove, nodeInfo);
+      if (!isSuccess(s)) return s;
+    }
+    return undefined;
+  }
+
+  /** RunFilterPlugins: the first non-success status, tagged with its plugin. */
+  runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
+    for (const pl of this.filterPlugins) {
+      if (state.skipFilterPlugins.has(pl.name)) continue;
+      const s = pl.filter(state, pod, nodeInfo);
+      if (!isSuccess(s)) {
+        s!.plugin = pl.name;
+        return s;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * RunFilterPluginsWithNominatedPods: pods nominated to the node with at least this pod's priority are counted
+   * as if running there (then, if that passes, the node is checked without them too, as upstream does).
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, nominated: readonly PodInfo[]): Status | undefined {
+    const relevant = nominated.filter((p) => p.uid !== pod.uid && p.priority >= pod.priority);
+    if (relevant.length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
+    const withNominated = nodeInfo.clone();
+    const stateWithNominated = state.clone();
+    for (const p of relevant) {
+      withNominated.addPod(p);
+      this.runPreFilterExtensionAddPod(stateWithNominated, pod, p, withNominated);
+    }
+    const s = this.runFilterPlugins(stateWithNominated, pod, withNominated);
+    if (!isSuccess(s)) return s;
+    return this.runFilterPlugins(state, pod, nodeInfo);
+  }
+
+  runPostFilterPlugins(state: CycleState, pod: PodInfo, nodeToStatus: NodeToStatus, lister: SharedLister): { result?: PostFilterResult; status?: Status } {
+    const reasons: string[] = [];
+    for (const pl of this.postFilterPlugins) {
+      const r = pl.postFilter(state, pod, nodeToStatus, lister);
+      if (isSuccess(r.status)) return r;
+      if (r.status!.code !== Code.Unschedulable) return r;
+      reasons.push(...r.status!.reasons);
+    }
+    return { status: newStatus(Code.Unschedulable, ...reasons) };
+  }
+
+  runPreScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], lister: SharedLister): Status | undefined {
+    for (const pl of this.preScorePlugins) {
+      const s = pl.preScore(state, pod, nodes, lister);
+      if (s?.code === Code.Skip) {
+        state.skipScorePlugins.add(pl.name);
+        continue;
+      }
+      if (!isSuccess(s)) {
+        s!.plugin = pl.name;
+        return s;
+      }
+    }
+    return undefined;
+  }
+
+  /** RunScorePlugins: score every node per plugin, normalise per plugin, weight and sum. */
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): ScoreTable {
+    const n = nodes.length;
+    const table: ScoreTable = { names: nodes.map((x) => x.name), plugins: [], weights: [], raw: [], scores: [], totals: new Float64Array(n) };
+    for (const { plugin, weight } of this.scorePlugins) {
+      if (state.skipScorePlugins.has(plugin.name)) continue;
+      const raw = new Float64Array(n);
+      for (let i = 0; i < n; i++) raw[i] = plugin.score(state, pod, nodes[i]);
+      const normalized = new Int16Array(n);
+      if (plugin.normalizeScore) {
+        const list: NodeScore[] = new Array(n);
+        for (let i = 0; i < n; i++) list[i] = { name: table.names[i], score: raw[i] };
+        plugin.normalizeScore(state, pod, list);
+        for (let i = 0; i < n; i++) normalized[i] = checkScore(plugin.name, list[i].score);
+      } else {
+        for (let i = 0; i < n; i++) normalized[i] = checkScore(plugin.name, raw[i]);
+      }
+      for (let i = 0; i < n; i++) table.totals[i] += normalized[i] * weight;
+      table.plugins.push(plugin.name);
+      table.weights.push(weight);
+      table.raw.push(raw);
+      table.scores.push(normalized);
+    }
+    return table;
+  }
+
+  runReservePluginsReserve(state: CycleState, pod: PodInfo, nodeName: string): Status | undefined {
+    for (const pl of this.reservePlugins) {
+      const s = pl.reserve(state, pod, nodeName);
+      if (!isSuccess(s)) {
+        s!.plugin = pl.name;
+        return s;
+      }
+    }
+    return undefined;
+  }
+
+  /** Unreserve runs in reverse order. */
+  runReservePluginsUnreserve(state: CycleState, pod: PodInfo, nodeName: string): void {
+    for (let i = this.reservePlugins.length - 1; i >= 0; i--) this.reservePlugins[i].unreserve(state, pod, nodeName);
+  }
+
+  runPermitPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status | undefined {
+    for (const pl of this.permitPlugins) {
+      const s = pl.permit(state, pod, nodeName);
+      if (!isSuccess(s)) {
+        s!.plugin = pl.name;
+        return s;
+      }
+    }
+    return undefined;
+  }
+
+  /** RunBindPlugins: the first plugin that does not Skip binds. */
+  runBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status | undefined {
+    for (const pl of this.bindPlugins) {
+      const s = pl.bind(state, pod, nodeName);
+      if (s?.code === Code.Skip) continue;
+      if (s) s.plugin = pl.name;
+      return s;
+    }
+    return newStatus(Code.Skip);
+  }
+}

@@ -1,0 +1,292 @@
+// framework.PodInfo and framework.NodeInfo (pkg/scheduler/framework/types.go): a pod with what the plugins need
+// precomputed once (requests, parsed affinity terms, host ports), and a node with the running sums the filters
+// read in O(1): requested resources of its pods (assumed ones included), pod count, used host ports.
+import type { Node, Pod, PodAffinityTerm } from 'kubernetes-types/core/v1';
+import type { Typed } from '../../client/client';
+import { labelSelectorAsSelector, selectorMatches, selectorToString, type Labels, type Selector } from '../../../shared/lib/labels';
+import { addResource, cloneResource, emptyResource, podRequests, resourceFromList, type Resource } from './pod-resources';
+
+export type PodObject = Typed<Pod>;
+export type NodeObject = Typed<Node>;
+
+/** framework.AffinityTerm: a PodAffinityTerm with its selectors parsed and namespaces resolved. */
+export interface AffinityTerm {
+  namespaces: Set<string>;
+  selector: Selector;
+  topologyKey: string;
+  /** labels.Nothing() when the term has no namespaceSelector. */
+  namespaceSelector: Selector;
+}
+
+export interface WeightedAffinityTerm extends AffinityTerm {
+  weight: number;
+}
+
+/** AffinityTerm.Matches: the pod is in one of the term's namespaces (or one its namespaceSelector selects) and matches the selector. */
+export function affinityTermMatches(term: AffinityTerm, pod: PodObject, nsLabels: Labels): boolean {
+  if (term.namespaces.has(pod.metadata.namespace ?? '') || selectorMatches(term.namespaceSelector, nsLabels)) {
+    return selectorMatches(term.selector, pod.metadata.labels);
+  }
+  return false;
+}
+
+export interface HostPort {
+  ip: string;
+  protocol: string;
+  port: number;
+}
+
+export interface PodInfo {
+  readonly pod: PodObject;
+  /** namespace/name */
+  readonly key: string;
+  readonly uid: string;
+  readonly namespace: string;
+  /** spec.priority (0 when unset), as corev1helpers.PodPriority. */
+  readonly priority: number;
+  readonly requests: Resource;
+  /** Requests with the scorers' defaults for containers that request no cpu/memory. */
+  readonly nonZeroRequests: Resource;
+  readonly requiredAffinityTerms: AffinityTerm[];
+  readonly requiredAntiAffinityTerms: AffinityTerm[];
+  readonly preferredAffinityTerms: WeightedAffinityTerm[];
+  readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
+  readonly hostPorts: HostPort[];
+  /** A term whose selector does not parse (the API server does not validate them all): the term is dropped. */
+  readonly parseError?: string;
+}
+
+function mergeMatchLabelKeys(pod: Pod, sel: Selector, term: PodAffinityTerm): Selector {
+  const keys = [...(term.matchLabelKeys ?? []).map((k) => [k, 'in'] as const), ...(term.mismatchLabelKeys ?? []).map((k) => [k, 'notin'] as const)];
+  if (keys.length === 0 || sel.nothing) return sel;
+  const labels = pod.metadata?.labels ?? {};
+  const reqs = [...sel.requirements];
+  for (const [k, op] of keys) if (k in labels) reqs.push({ key: k, operator: op, values: [labels[k]] });
+  return { requirements: reqs };
+}
+
+function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
+  const namespaces = new Set<string>();
+  if ((term.namespaces ?? []).length === 0 && !term.namespaceSelector) namespaces.add(pod.metadata?.namespace ?? '');
+  else for (const n of term.namespaces ?? []) namespaces.add(n);
+  return {
+    namespaces,
+    selector: mergeMatchLabelKeys(pod, labelSelectorAsSelector(term.labelSelector), term),
+    topologyKey: term.topologyKey,
+    namespaceSelector: labelSelectorAsSelector(term.namespaceSelector),
+  };
+}
+
+/** framework.NewPodInfo. */
+export function newPodInfo(pod: PodObject): PodInfo {
+  const errors: string[] = [];
+  const terms = (list: PodAffinityTerm[] | undefined): AffinityTerm[] => {
+    const out: AffinityTerm[] = [];
+    for (const t of list ?? []) {
+      try {
+        out.push(newAffinityTerm(pod, t));
+      } catch (err) {
+        errors.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+    return out;
+  };
+  const weighted = (list: { weight: number; podAffinityTerm: PodAffinityTerm }[] | undefined): WeightedAffinityTerm[] => {
+    const out: WeightedAffinityTerm[] = [];
+    for (const t of list ?? []) {
+      try {
+        out.push({ ...newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
+      } catch (err) {
+        errors.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+    return out;
+  };
+  const affinity = pod.spec?.affinity;
+  const hostPorts: HostPort[] = [];
+  for (const c of pod.spec?.containers ?? []) {
+    for (const p of c.ports ?? []) {
+      if ((p.hostPort ?? 0) <= 0) continue;
+      hostPorts.push({ ip: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort! });
+    }
+  }
+  const namespace = pod.metadata.namespace ?? '';
+  return {
+    pod,
+    key: `${namespace}/${pod.metadata.name ?? ''}`,
+    uid: pod.metadata.uid ?? '',
+    namespace,
+    priority: pod.spec?.priority ?? 0,
+    requests: podRequests(pod),
+    nonZeroRequests: podRequests(pod, true),
+    requiredAffinityTerms: terms(affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
+    requiredAntiAffinityTerms: terms(affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
+    preferredAffinityTerms: weighted(affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    preferredAntiAffinityTerms: weighted(affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    hostPorts,
+    ...(errors.length ? { parseError: errors.join(', ') } : {}),
+  };
+}
+
+function hasAffinity(pi: PodInfo): boolean {
+  const a = pi.pod.spec?.affinity;
+  return !!a && (!!a.podAffinity || !!a.podAntiAffinity);
+}
+
+function hasRequiredAntiAffinity(pi: PodInfo): boolean {
+  return pi.requiredAntiAffinityTerms.length > 0;
+}
+
+/** Whether a pod counts towards spreading/affinity: not being deleted. */
+export function isTerminating(pod: Pod): boolean {
+  return !!pod.metadata?.deletionTimestamp;
+}
+
+interface SelectorCount {
+  selector: Selector;
+  namespace: string;
+  count: number;
+}
+
+const selectorIds = new Map<string, number>();
+
+/**
+ * A small integer naming a (namespace, selector) pair, so per-node match counts are looked up by number; plugins
+ * compute it once per scheduling cycle.
+ */
+export function selectorCountKey(selector: Selector, namespace: string): number {
+  const k = `${namespace}\u0000${selectorToString(selector)}`;
+  let id = selectorIds.get(k);
+  if (id === undefined) selectorIds.set(k, (id = selectorIds.size + 1));
+  return id;
+}
+
+let generation = 0;
+/** framework.nextGeneration: every NodeInfo change gets a new, globally increasing number. */
+export function nextGeneration(): number {
+  return ++generation;
+}
+
+const maxSelectorCounts = 64;
+
+export class NodeInfo {
+  node: NodeObject | undefined;
+  readonly pods: PodInfo[] = [];
+  private readonly podIndex = new Map<string, number>();
+  podsWithAffinity: PodInfo[] = [];
+  podsWithRequiredAntiAffinity: PodInfo[] = [];
+  /** hostIP → "protocol/port" in use. */
+  readonly usedPorts = new Map<string, Set<string>>();
+  requested: Resource = emptyResource();
+  nonZeroRequested: Resource = emptyResource();
+  allocatable: Resource = emptyResource();
+  generation = nextGeneration();
+  /**
+   * Pods matching a (namespace, selector) pair, kept current as pods come and go, so spreading and affinity
+   * count a node's matching pods in O(1) instead of walking them for every pod scheduled.
+   */
+  private readonly selectorCounts = new Map<number, SelectorCount>();
+
+  constructor(node?: NodeObject) {
+    if (node) this.setNode(node);
+  }
+
+  get name(): string {
+    return this.node?.metadata.name ?? '';
+  }
+
+  setNode(node: NodeObject): void {
+    this.node = node;
+    this.allocatable = resourceFromList(node.status?.allocatable as Record<string, unknown> | undefined);
+    this.generation = nextGeneration();
+  }
+
+  hasPod(key: string): boolean {
+    return this.podIndex.has(key);
+  }
+
+  getPod(key: string): PodInfo | undefined {
+    const i = this.podIndex.get(key);
+    return i === undefined ? undefined : this.pods[i];
+  }
+
+  addPod(pi: PodInfo): void {
+    if (this.podIndex.has(pi.key)) this.removePod(pi.key);
+    this.podIndex.set(pi.key, this.pods.length);
+    this.pods.push(pi);
+    if (hasAffinity(pi)) this.podsWithAffinity = [...this.podsWithAffinity, pi];
+    if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity, pi];
+    this.update(pi, 1);
+  }
+
+  /** Returns the removed PodInfo, or undefined when the pod was not on this node. */
+  removePod(key: string): PodInfo | undefined {
+    const i = this.podIndex.get(key);
+    if (i === undefined) return undefined;
+    const pi = this.pods[i];
+    const last = this.pods.pop()!;
+    if (last !== pi) {
+      this.pods[i] = last;
+      this.podIndex.set(last.key, i);
+    }
+    this.podIndex.delete(key);
+    if (hasAffinity(pi)) this.podsWithAffinity = this.podsWithAffinity.filter((p) => p.key !== key);
+    if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.filter((p) => p.key !== key);
+    this.update(pi, -1);
+    return pi;
+  }
+
+  private update(pi: PodInfo, sign: 1 | -1): void {
+    addResource(this.requested, pi.requests, sign);
+    addResource(this.nonZeroRequested, pi.nonZeroRequests, sign);
+    for (const hp of pi.hostPorts) {
+      let set = this.usedPorts.get(hp.ip);
+      if (!set) this.usedPorts.set(hp.ip, (set = new Set()));
+      if (sign > 0) set.add(`${hp.protocol}/${hp.port}`);
+      else set.delete(`${hp.protocol}/${hp.port}`);
+    }
+    if (!isTerminating(pi.pod)) {
+      for (const sc of this.selectorCounts.values()) {
+        if (pi.namespace === sc.namespace && selectorMatches(sc.selector, pi.pod.metadata.labels)) sc.count += sign;
+      }
+    }
+    this.generation = nextGeneration();
+  }
+
+  /**
+   * countPodsMatchSelector: pods on this node in the namespace, not being deleted, matching the selector.
+   * Memoised per (namespace, selector) and maintained incrementally.
+   */
+  countPodsMatchSelector(selector: Selector, namespace: string, key = selectorCountKey(selector, namespace)): number {
+    if (selector.nothing) return 0;
+    const cached = this.selectorCounts.get(key);
+    if (cached) return cached.count;
+    let count = 0;
+    for (const pi of this.pods) {
+      if (pi.namespace !== namespace || isTerminating(pi.pod)) continue;
+      if (selectorMatches(selector, pi.pod.metadata.labels)) count++;
+    }
+    if (this.selectorCounts.size >= maxSelectorCounts) this.selectorCounts.clear();
+    this.selectorCounts.set(key, { selector, namespace, count });
+    return count;
+  }
+
+  /** A copy whose pod list and sums can be changed (preemption's dry run) without touching this one. */
+  clone(): NodeInfo {
+    const c = new NodeInfo();
+    c.node = this.node;
+    c.allocatable = cloneResource(this.allocatable);
+    c.requested = cloneResource(this.requested);
+    c.nonZeroRequested = cloneResource(this.nonZeroRequested);
+    for (const pi of this.pods) {
+      c.podIndex.set(pi.key, c.pods.length);
+      c.pods.push(pi);
+    }
+    c.podsWithAffinity = [...this.podsWithAffinity];
+    c.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity];
+    for (const [ip, set] of this.usedPorts) c.usedPorts.set(ip, new Set(set));
+    for (const [k, sc] of this.selectorCounts) c.selectorCounts.set(k, { ...sc });
+    c.generation = this.generation;
+    return c;
+  }
+}
