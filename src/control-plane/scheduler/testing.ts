@@ -5,6 +5,8 @@ import { Client, type Typed } from '../client/client';
 import { createCluster, type Cluster } from '../cluster';
 import { Scheduler, schedulerUser } from './scheduler';
 import type { SchedulerProfile } from './profile';
+import type { SharedLister } from './framework/interface';
+import { NodeInfo, newPodInfo, type PodInfo } from './framework/types';
 
 export interface NodeSpec {
   cpu?: string;
@@ -103,5 +105,34 @@ export async function schedulerFixture(options: { profile?: SchedulerProfile; se
         .list({ namespace: 'default' })
         .items.filter((e) => e.involvedObject.name === name && e.reason === reason)
         .map((e) => ({ message: e.message ?? '', count: e.count ?? 0, type: e.type ?? '', source: e.source?.component ?? '' })),
+  };
+}
+
+let uidCounter = 0;
+
+/** A PodInfo for plugin unit tests (uid filled in); nodeName places it. */
+export function podInfoOf(pod: Typed<Pod>, nodeName?: string): PodInfo {
+  const p = {
+    ...pod,
+    metadata: { ...pod.metadata, uid: pod.metadata.uid ?? `uid-${++uidCounter}` },
+    spec: { ...pod.spec!, ...(nodeName ? { nodeName } : {}) },
+  } as Typed<Pod>;
+  return newPodInfo(p);
+}
+
+/** A NodeInfo holding the node and the given pods. */
+export function nodeInfoOf(node: Typed<Node>, pods: PodInfo[] = []): NodeInfo {
+  const ni = new NodeInfo(node);
+  for (const p of pods) ni.addPod(p);
+  return ni;
+}
+
+/** A SharedLister over fixed NodeInfos, for PreFilter/PreScore in plugin tests. */
+export function listerOf(nodes: NodeInfo[]): SharedLister {
+  return {
+    nodeInfos: () => nodes,
+    getNodeInfo: (name) => nodes.find((n) => n.name === name),
+    havePodsWithAffinityList: () => nodes.filter((n) => n.podsWithAffinity.length > 0),
+    havePodsWithRequiredAntiAffinityList: () => nodes.filter((n) => n.podsWithRequiredAntiAffinity.length > 0),
   };
 }

@@ -33,6 +33,7 @@ interface Seen {
 export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
   private sequence = 0;
+  private lastPrune = -Infinity;
 
   constructor(
     private readonly options: { client: Client; clock: Clock; source: EventSource },
@@ -86,8 +87,10 @@ export class EventRecorder {
     }
   }
 
+  /** Forgets events past the aggregation window, at most once a minute of virtual time (a sweep is O(seen)). */
   private prune(now: number): void {
-    if (this.seen.size < 4096) return;
+    if (this.seen.size < 4096 || now - this.lastPrune < 60_000) return;
+    this.lastPrune = now;
     for (const [k, s] of this.seen) if (now - s.lastSeenAt >= aggregationWindowMs) this.seen.delete(k);
   }
 }

@@ -2,9 +2,20 @@
 // kept current incrementally from the informers' pod and node events, plus the pods the scheduler has assumed
 // (decided but not yet seen bound), so the next pod is placed as if those bindings had already happened.
 // Scheduling cycles run synchronously on the clock, so the live cache is the cycle's consistent snapshot.
+import { selectorMatches, type Selector } from '../../../shared/lib/labels';
 import type { SharedLister } from '../framework/interface';
-import { NodeInfo, type NodeObject, type PodInfo } from '../framework/types';
+import { isTerminating, NodeInfo, type NodeObject, type PodInfo } from '../framework/types';
 import { NodeTree } from './node-tree';
+
+interface TopologyCount {
+  selector: Selector;
+  namespace: string;
+  topologyKey: string;
+  counts: Map<string, number>;
+}
+
+/** How many (selector, topology key) aggregates to maintain before starting over. */
+const maxTopologyCounts = 64;
 
 interface PodState {
   podInfo: PodInfo;
@@ -22,6 +33,7 @@ export class SchedulerCache implements SharedLister {
   private nodeList: NodeInfo[] | undefined;
   private affinityList: NodeInfo[] | undefined;
   private antiAffinityList: NodeInfo[] | undefined;
+  private readonly topologyCounts = new Map<string, TopologyCount>();
 
   // ---------------------------------------------------------------- nodes
 
@@ -34,6 +46,8 @@ export class SchedulerCache implements SharedLister {
     ni.setNode(node);
     if (hadNode) {
       if (this.tree.updateNode(old, node)) this.invalidate();
+      // Domains follow labels: a relabelled node invalidates the aggregates.
+      else if (JSON.stringify(old?.metadata.labels ?? {}) !== JSON.stringify(node.metadata.labels ?? {})) this.topologyCounts.clear();
     } else {
       this.tree.addNode(node);
       this.invalidate();
@@ -50,7 +64,7 @@ export class SchedulerCache implements SharedLister {
     this.tree.removeNode(name);
     // Pods still bound to it keep the NodeInfo (without Node) until they are deleted.
     if (ni.pods.length === 0) this.nodes.delete(name);
-    else ni.node = undefined;
+    else ni.node = undefined; // keeps its name until its pods are gone
     this.invalidate();
   }
 
@@ -110,6 +124,7 @@ export class SchedulerCache implements SharedLister {
     const hadAffinity = ni.podsWithAffinity.length > 0;
     const hadAnti = ni.podsWithRequiredAntiAffinity.length > 0;
     ni.addPod(pi);
+    this.updateTopologyCounts(pi, ni, 1);
     if (hadAffinity !== ni.podsWithAffinity.length > 0 || hadAnti !== ni.podsWithRequiredAntiAffinity.length > 0) this.invalidateAffinity();
   }
 
@@ -118,15 +133,44 @@ export class SchedulerCache implements SharedLister {
     if (!ni) return;
     const hadAffinity = ni.podsWithAffinity.length > 0;
     const hadAnti = ni.podsWithRequiredAntiAffinity.length > 0;
-    ni.removePod(key);
+    const removed = ni.removePod(key);
+    if (removed) this.updateTopologyCounts(removed, ni, -1);
     if (hadAffinity !== ni.podsWithAffinity.length > 0 || hadAnti !== ni.podsWithRequiredAntiAffinity.length > 0) this.invalidateAffinity();
     if (!ni.node && ni.pods.length === 0) this.nodes.delete(nodeName);
   }
 
+  private updateTopologyCounts(pi: PodInfo, ni: NodeInfo, delta: number): void {
+    if (this.topologyCounts.size === 0 || !ni.node || isTerminating(pi.pod)) return;
+    const labels = ni.node.metadata.labels ?? {};
+    for (const tc of this.topologyCounts.values()) {
+      if (tc.namespace !== pi.namespace || !(tc.topologyKey in labels)) continue;
+      if (!selectorMatches(tc.selector, pi.pod.metadata.labels)) continue;
+      const v = labels[tc.topologyKey];
+      tc.counts.set(v, (tc.counts.get(v) ?? 0) + delta);
+    }
+  }
+
   // ---------------------------------------------------------------- snapshot (SharedLister)
+
+  topologyPodCounts(selector: Selector, namespace: string, countKey: number, topologyKey: string): ReadonlyMap<string, number> {
+    const key = `${countKey}\u0000${topologyKey}`;
+    const cached = this.topologyCounts.get(key);
+    if (cached) return cached.counts;
+    const counts = new Map<string, number>();
+    for (const ni of this.nodeInfos()) {
+      const labels = ni.node!.metadata.labels ?? {};
+      if (!(topologyKey in labels)) continue;
+      const v = labels[topologyKey];
+      counts.set(v, (counts.get(v) ?? 0) + ni.countPodsMatchSelector(selector, namespace, countKey));
+    }
+    if (this.topologyCounts.size >= maxTopologyCounts) this.topologyCounts.clear();
+    this.topologyCounts.set(key, { selector, namespace, topologyKey, counts });
+    return counts;
+  }
 
   private invalidate(): void {
     this.nodeList = undefined;
+    this.topologyCounts.clear();
     this.invalidateAffinity();
   }
 

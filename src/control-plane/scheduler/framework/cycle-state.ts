@@ -7,6 +7,8 @@ export class CycleState {
   readonly skipFilterPlugins = new Set<string>();
   /** Plugins whose PreScore returned Skip: their Score is not run. */
   readonly skipScorePlugins = new Set<string>();
+  /** The Filter plugins to run for this pod (the framework fills it after PreFilter). */
+  activeFilters?: unknown[];
 
   read<T>(key: string): T | undefined {
     return this.data.get(key) as T | undefined;
@@ -26,6 +28,7 @@ export class CycleState {
     for (const [k, v] of this.data) c.data.set(k, v);
     for (const p of this.skipFilterPlugins) c.skipFilterPlugins.add(p);
     for (const p of this.skipScorePlugins) c.skipScorePlugins.add(p);
+    c.activeFilters = this.activeFilters;
     return c;
   }
 }

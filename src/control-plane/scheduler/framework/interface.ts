@@ -4,6 +4,7 @@
 //   scheduling cycle:  PreFilter → Filter (per node) → [PostFilter when no node fits] → PreScore → Score (per node)
 //                      → NormalizeScore → Reserve → Permit
 //   binding cycle:     PreBind → Bind → PostBind
+import type { Selector } from '../../../shared/lib/labels';
 import type { CycleState } from './cycle-state';
 import type { Status } from './status';
 import type { NodeInfo, NodeObject, PodInfo, PodObject } from './types';
@@ -24,6 +25,12 @@ export interface SharedLister {
   /** Nodes hosting at least one pod with (anti-)affinity. */
   havePodsWithAffinityList(): readonly NodeInfo[];
   havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
+  /**
+   * Pods matching (namespace, selector) per value of a node label, over every node carrying the label; kept
+   * current incrementally, so spreading scores need not walk every node for every pod. countKey is
+   * selectorCountKey(selector, namespace). Optional: plugins fall back to walking nodeInfos().
+   */
+  topologyPodCounts?(selector: Selector, namespace: string, countKey: number, topologyKey: string): ReadonlyMap<string, number>;
 }
 
 /** A PreFilter may narrow the nodes to try (framework.PreFilterResult); undefined means all. */

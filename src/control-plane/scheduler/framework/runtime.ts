@@ -94,6 +94,7 @@ export class Framework {
       const s = r.status;
       if (s?.code === Code.Skip) {
         state.skipFilterPlugins.add(pl.name);
+        state.activeFilters = undefined;
         continue;
       }
       if (!isSuccess(s)) {
@@ -133,8 +134,11 @@ export class Framework {
 
   /** RunFilterPlugins: the first non-success status, tagged with its plugin. */
   runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
-    for (const pl of this.filterPlugins) {
-      if (state.skipFilterPlugins.has(pl.name)) continue;
+    // The plugins PreFilter did not skip, worked out once per pod rather than once per node.
+    let active = state.activeFilters as FilterPlugin[] | undefined;
+    if (!active) state.activeFilters = active = this.filterPlugins.filter((pl) => !state.skipFilterPlugins.has(pl.name));
+    for (let i = 0; i < active.length; i++) {
+      const pl = active[i];
       const s = pl.filter(state, pod, nodeInfo);
       if (!isSuccess(s)) {
         s!.plugin = pl.name;
@@ -188,6 +192,14 @@ export class Framework {
     return undefined;
   }
 
+  private readonly scorePool: NodeScore[] = [];
+
+  private nodeScores(n: number): NodeScore[] {
+    while (this.scorePool.length < n) this.scorePool.push({ name: '', score: 0 });
+    this.scorePool.length = Math.max(this.scorePool.length, n);
+    return n === this.scorePool.length ? this.scorePool : this.scorePool.slice(0, n);
+  }
+
   /** RunScorePlugins: score every node per plugin, normalise per plugin, weight and sum. */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): ScoreTable {
     const n = nodes.length;
@@ -198,8 +210,12 @@ export class Framework {
       for (let i = 0; i < n; i++) raw[i] = plugin.score(state, pod, nodes[i]);
       const normalized = new Int16Array(n);
       if (plugin.normalizeScore) {
-        const list: NodeScore[] = new Array(n);
-        for (let i = 0; i < n; i++) list[i] = { name: table.names[i], score: raw[i] };
+        // The NodeScore objects are reused across plugins and cycles (normalising is synchronous).
+        const list = this.nodeScores(n);
+        for (let i = 0; i < n; i++) {
+          list[i].name = table.names[i];
+          list[i].score = raw[i];
+        }
         plugin.normalizeScore(state, pod, list);
         for (let i = 0; i < n; i++) normalized[i] = checkScore(plugin.name, list[i].score);
       } else {

@@ -191,12 +191,12 @@ export class NodeInfo {
     if (node) this.setNode(node);
   }
 
-  get name(): string {
-    return this.node?.metadata.name ?? '';
-  }
+  /** The node's name (kept as a field: it is read for every node of every scheduling cycle). */
+  name = '';
 
   setNode(node: NodeObject): void {
     this.node = node;
+    this.name = node.metadata.name ?? '';
     this.allocatable = resourceFromList(node.status?.allocatable as Record<string, unknown> | undefined);
     this.generation = nextGeneration();
   }
@@ -275,6 +275,7 @@ export class NodeInfo {
   clone(): NodeInfo {
     const c = new NodeInfo();
     c.node = this.node;
+    c.name = this.name;
     c.allocatable = cloneResource(this.allocatable);
     c.requested = cloneResource(this.requested);
     c.nonZeroRequested = cloneResource(this.nonZeroRequested);

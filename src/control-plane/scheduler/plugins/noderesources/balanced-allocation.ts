@@ -8,10 +8,10 @@ import { defaultResources, resourcePair, type ResourceSpec } from './resource-al
 export const Name = 'NodeResourcesBalancedAllocation';
 
 /** balancedResourceScorer. */
-export function balancedResourceScore(requested: number[], allocatable: number[]): number {
+export function balancedResourceScore(requested: number[], allocatable: number[], count = requested.length): number {
   const fractions: number[] = [];
   let total = 0;
-  for (let i = 0; i < requested.length; i++) {
+  for (let i = 0; i < count; i++) {
     if (allocatable[i] === 0) continue;
     const f = Math.min(requested[i] / allocatable[i], 1);
     total += f;
@@ -44,9 +44,7 @@ export class BalancedAllocation {
       requested[n] = pair[1];
       n++;
     }
-    requested.length = n;
-    allocatable.length = n;
-    return balancedResourceScore(requested, allocatable);
+    return balancedResourceScore(requested, allocatable, n);
   }
 
   private readonly pair = [0, 0];

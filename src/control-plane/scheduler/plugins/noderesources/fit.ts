@@ -43,8 +43,10 @@ export function fitsRequest(pod: PodInfo, nodeInfo: NodeInfo): InsufficientResou
     out.push({ resourceName: 'pods', reason: ReasonTooManyPods, requested: 1, used: nodeInfo.pods.length, capacity: allowedPodNumber });
   }
   const req = pod.requests;
-  const scalarNames = Object.keys(req.scalar).filter((k) => req.scalar[k] > 0).sort();
-  if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && scalarNames.length === 0) return out;
+  let scalarNames: string[] | undefined;
+  for (const k in req.scalar) if (req.scalar[k] > 0) (scalarNames ??= []).push(k);
+  scalarNames?.sort();
+  if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && !scalarNames) return out;
   const alloc = nodeInfo.allocatable;
   const used = nodeInfo.requested;
   if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) {
@@ -62,7 +64,7 @@ export function fitsRequest(pod: PodInfo, nodeInfo: NodeInfo): InsufficientResou
       capacity: alloc.ephemeralStorage,
     });
   }
-  for (const name of scalarNames) {
+  for (const name of scalarNames ?? []) {
     const want = req.scalar[name];
     const have = (alloc.scalar[name] ?? 0) - (used.scalar[name] ?? 0);
     if (want > have) out.push({ resourceName: name, reason: reasonInsufficient(name), requested: want, used: used.scalar[name] ?? 0, capacity: alloc.scalar[name] ?? 0 });

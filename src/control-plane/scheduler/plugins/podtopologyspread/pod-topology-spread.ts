@@ -25,7 +25,7 @@ import {
 import { Code, newStatus, type Status } from '../../framework/status';
 import { isTerminating, selectorCountKey, type NodeInfo, type NodeObject, type PodInfo, type PodObject } from '../../framework/types';
 import { findMatchingUntoleratedTaint, isNoScheduleOrNoExecute } from '../helper/taints';
-import { requiredNodeAffinityMatches } from '../helper/node-affinity';
+import { hasRequiredNodeAffinity, requiredNodeAffinityMatches } from '../helper/node-affinity';
 import { defaultSelector } from '../helper/spread';
 
 export const Name = 'PodTopologySpread';
@@ -240,21 +240,38 @@ export class PodTopologySpread {
     s.topologyNormalizingWeight = constraints.map((c, i) =>
       topologyNormalizingWeight(c.topologyKey === LabelHostname ? filteredNodes.length - s.ignoredNodes.size : topoSize[i]),
     );
-    if (constraints.some((c) => c.topologyKey !== LabelHostname)) {
-      for (const nodeInfo of lister.nodeInfos()) {
+    // Counts per domain over every node (not only the feasible ones); hostname domains are counted in Score.
+    const counted = constraints.map((c, i) => ({ c, i })).filter(({ c }) => c.topologyKey !== LabelHostname);
+    if (counted.length > 0) {
+      const checkInclusion = counted.some(({ c }) => c.nodeTaintsPolicy === 'Honor' || (c.nodeAffinityPolicy === 'Honor' && hasRequiredNodeAffinity(pod.pod)));
+      // Every node counts (no inclusion policy excludes any, no node is skipped for a missing key): the
+      // cache's maintained per-domain totals give the same numbers without walking the nodes.
+      if (!checkInclusion && (!requireAllTopologies || constraints.length === 1) && lister.topologyPodCounts) {
+        for (const { c, i } of counted) {
+          const totals = lister.topologyPodCounts(c.selector, pod.namespace, c.countKey, c.topologyKey);
+          const counts = s.topologyValueToPodCounts[i];
+          for (const value of counts.keys()) counts.set(value, totals.get(value) ?? 0);
+        }
+        state.write(preScoreStateKey, s);
+        return undefined;
+      }
+      const nodes = lister.nodeInfos();
+      for (let n = 0; n < nodes.length; n++) {
+        const nodeInfo = nodes[n];
         const node = nodeInfo.node;
         if (!node) continue;
         const labels = node.metadata.labels ?? {};
         if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) continue;
-        constraints.forEach((c, i) => {
-          if (c.topologyKey === LabelHostname || !matchNodeInclusionPolicies(c, pod.pod, node)) return;
-          const value = labels[c.topologyKey] ?? '';
+        for (let k = 0; k < counted.length; k++) {
+          const { c, i } = counted[k];
+          if (checkInclusion && !matchNodeInclusionPolicies(c, pod.pod, node)) continue;
           const counts = s.topologyValueToPodCounts[i];
+          const value = labels[c.topologyKey] ?? '';
           const cur = counts.get(value);
           // Domains with no candidate node are not counted.
-          if (cur === undefined) return;
+          if (cur === undefined) continue;
           counts.set(value, cur + nodeInfo.countPodsMatchSelector(c.selector, pod.namespace, c.countKey));
-        });
+        }
       }
     }
     state.write(preScoreStateKey, s);
@@ -266,14 +283,14 @@ export class PodTopologySpread {
     if (!s || s.ignoredNodes.has(nodeInfo.name)) return 0;
     const labels = nodeInfo.node?.metadata.labels ?? {};
     let score = 0;
-    s.constraints.forEach((c, i) => {
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return;
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i];
+      const value = labels[c.topologyKey];
+      if (value === undefined) continue;
       const cnt =
-        c.topologyKey === LabelHostname
-          ? nodeInfo.countPodsMatchSelector(c.selector, pod.namespace, c.countKey)
-          : (s.topologyValueToPodCounts[i].get(labels[c.topologyKey]) ?? 0);
+        c.topologyKey === LabelHostname ? nodeInfo.countPodsMatchSelector(c.selector, pod.namespace, c.countKey) : (s.topologyValueToPodCounts[i].get(value) ?? 0);
       score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]);
-    });
+    }
     return Math.round(score);
   }
 

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { labelSelectorAsSelector } from '../../../shared/lib/labels';
+import { selectorCountKey } from '../framework/types';
+import { makeNode, makePod, podInfoOf } from '../testing';
+import { SchedulerCache } from './cache';
+
+describe('SchedulerCache', () => {
+  it('accounts assumed pods until confirmed, and forgets them when the binding fails', () => {
+    const cache = new SchedulerCache();
+    cache.addNode(makeNode('n1', { cpu: '2' }));
+    const p = podInfoOf(makePod('p', { cpu: '500m' }), 'n1');
+    cache.assumePod(p, 'n1');
+    expect(cache.getNodeInfo('n1')!.requested.milliCPU).toBe(500);
+    expect(cache.isAssumedPod(p.key)).toBe(true);
+    cache.forgetPod(p.key);
+    expect(cache.getNodeInfo('n1')!.requested.milliCPU).toBe(0);
+    cache.assumePod(p, 'n1');
+    cache.addPod(p);
+    expect(cache.isAssumedPod(p.key)).toBe(false);
+    expect(cache.getNodeInfo('n1')!.pods).toHaveLength(1);
+    cache.removePod(p.key);
+    expect(cache.getNodeInfo('n1')!.pods).toHaveLength(0);
+  });
+
+  it('lists nodes interleaving zones and keeps pods of a deleted node until they go', () => {
+    const cache = new SchedulerCache();
+    for (const [n, z] of [['a1', 'a'], ['a2', 'a'], ['b1', 'b'], ['c1', 'c'], ['a3', 'a']]) cache.addNode(makeNode(n, { zone: z }));
+    expect(cache.nodeInfos().map((n) => n.name)).toEqual(['a1', 'b1', 'c1', 'a2', 'a3']);
+    cache.addPod(podInfoOf(makePod('p'), 'b1'));
+    cache.removeNode('b1');
+    expect(cache.getNodeInfo('b1')).toBeUndefined();
+    expect(cache.nodeInfos().map((n) => n.name)).toEqual(['a1', 'c1', 'a2', 'a3']);
+    expect(cache.podCount).toBe(1);
+  });
+
+  it('maintains per-domain counts of matching pods incrementally', () => {
+    const cache = new SchedulerCache();
+    cache.addNode(makeNode('a1', { zone: 'a' }));
+    cache.addNode(makeNode('b1', { zone: 'b' }));
+    const sel = labelSelectorAsSelector({ matchLabels: { app: 'web' } });
+    const key = selectorCountKey(sel, 'default');
+    cache.addPod(podInfoOf(makePod('w1', { labels: { app: 'web' } }), 'a1'));
+    const counts = cache.topologyPodCounts(sel, 'default', key, 'topology.kubernetes.io/zone');
+    expect(Object.fromEntries(counts)).toEqual({ a: 1, b: 0 });
+    cache.addPod(podInfoOf(makePod('w2', { labels: { app: 'web' } }), 'b1'));
+    cache.addPod(podInfoOf(makePod('other', { labels: { app: 'db' } }), 'b1'));
+    cache.removePod('default/w1');
+    expect(Object.fromEntries(cache.topologyPodCounts(sel, 'default', key, 'topology.kubernetes.io/zone'))).toEqual({ a: 0, b: 1 });
+    expect(cache.getNodeInfo('b1')!.countPodsMatchSelector(sel, 'default', key)).toBe(1);
+  });
+});
