@@ -1,5 +1,5 @@
-// The virtual clock every component reads time from and schedules work on. No component may use
-// Date.now(), setTimeout or Math.random(): time only moves when the clock is advanced.
+// The virtual clock every component reads time from and schedules work on. No component reads the wall clock,
+// sets real timers or draws real randomness: time only moves when the clock is advanced.
 
 export interface TimerHandle {
   readonly id: number;
