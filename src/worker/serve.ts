@@ -16,6 +16,13 @@ import { SimAction } from '../shared/protocol/methods';
 import type { TraceEvent } from '../shared/protocol/trace';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
 import { applyManifest } from './apply';
+import type { Client } from '../control-plane/client/client';
+import { ClusterFaults, type FaultTarget } from '../control-plane/faults/cluster-faults';
+import type { Clock } from '../control-plane/sim/clock';
+import type { TraceSink } from '../shared/protocol/trace';
+import type { CommandOutput, NodeCommand } from '../shared/protocol/methods';
+import { cordon, uncordon } from '../kubectl/cordon';
+import { drain } from '../kubectl/drain';
 
 /** What serveProtocol needs of a cluster (src/control-plane/cluster.ts's Cluster satisfies it). */
 export interface ServableCluster {
@@ -27,10 +34,17 @@ export interface ServableCluster {
     currentUser: UserInfo;
   };
   readonly registry: ResourceRegistry;
-  readonly trace: { subscribe(fn: (event: TraceEvent) => void): () => void };
+  readonly trace: { subscribe(fn: (event: TraceEvent) => void): () => void; emit?: TraceSink['emit'] };
   readonly persistence?: { whenDurable(revision: number): Promise<void>; readonly durableRevision: number };
   /** Makes everything written so far durable. */
   flush(): Promise<void>;
+  // The simulated machines and components, for 'sim/fault' (a bare API server has none and refuses it).
+  readonly nodes?: FaultTarget['nodes'];
+  readonly endpoint?: FaultTarget['endpoint'];
+  readonly controllerManager?: FaultTarget['controllerManager'];
+  readonly scheduler?: FaultTarget['scheduler'];
+  /** The current user's client through the API server's network endpoint, as kubectl's: for 'kubectl/node'. */
+  readonly client?: Client;
 }
 
 /** What serveProtocol needs of the real-time driver (src/control-plane/sim/realtime-driver.ts's RealtimeDriver). */
@@ -133,6 +147,15 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     'api/discovery': () => ({ resources: session.cluster.registry.all() }),
     'sim/control': (cmd) => simControl(cmd),
     'sim/state': () => simState(),
+    'sim/fault': (fault) => {
+      try {
+        return faultsOf(session.cluster).inject(fault);
+      } finally {
+        afterRequest();
+      }
+    },
+    'sim/faults': () => faultsOf(session.cluster).state(),
+    'kubectl/node': (cmd) => nodeCommand(cmd),
     'cluster/reset': async () => {
       if (!options.reset) throw newServiceUnavailable('this cluster cannot be reset');
       await reset(options.reset);
@@ -161,6 +184,42 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     } catch (err) {
       throw newInternalError(`the write was applied but could not be persisted: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  function faultsOf(cluster: C): ClusterFaults {
+    const { nodes, endpoint, controllerManager, scheduler, trace } = cluster;
+    if (!nodes || !endpoint || !controllerManager || !trace.emit) throw newBadRequest('this cluster has no simulated machines to inject faults into');
+    const target: FaultTarget = { nodes, endpoint, controllerManager, scheduler, trace: { emit: (e) => trace.emit!(e) } };
+    return new ClusterFaults(target);
+  }
+
+  /** kubectl cordon/uncordon/drain; drain replies once it exits, as the clock runs. */
+  async function nodeCommand(cmd: NodeCommand): Promise<CommandOutput> {
+    const { cluster } = session;
+    const clock = cluster.clock as Partial<Clock>;
+    if (!cluster.client || typeof clock.setTimer !== 'function') throw newBadRequest('this cluster cannot run kubectl commands');
+    if (!cmd || typeof cmd.node !== 'string') throw newBadRequest('a node name is required');
+    let output: CommandOutput;
+    switch (cmd.command) {
+      case 'cordon':
+        output = cordon(cluster.client, cmd.node);
+        afterRequest();
+        break;
+      case 'uncordon':
+        output = uncordon(cluster.client, cmd.node);
+        afterRequest();
+        break;
+      case 'drain': {
+        const run = drain({ client: cluster.client, clock: clock as Clock }, cmd.node, cmd.flags ?? {});
+        afterRequest();
+        output = await run.finished;
+        break;
+      }
+      default:
+        throw newBadRequest(`unknown node command "${String((cmd as { command?: unknown }).command)}"`);
+    }
+    await durable(cluster);
+    return output;
   }
 
   function simState(): SimState {

@@ -21,6 +21,7 @@ import { initialNode, nodeAllocatable, nodeLabels, nodeStatus, nodeStatusChanged
 import { PodSource } from './pod-source';
 import { PodWorker, type EventType, type PodWorkerHost } from './pod-worker';
 import { ContainerRuntime } from './runtime';
+import { volumeSetUpFailures, type VolumeSetUpFailure } from './volumes';
 
 export interface KubeletOptions {
   /** The node name; defaults to config.name. */
@@ -59,6 +60,8 @@ export function kubeletUser(nodeName: string) {
 }
 
 const statusRetryMs = 10_000;
+/** The pod conditions the kubelet sets (isPodStatusByKubeletEqual compares these). */
+const kubeletOwnedConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
 const registrationRetryMaxMs = 7_000;
 const leaseRetryInitialMs = 200;
 const leaseRetryMaxMs = 7_000;
@@ -369,6 +372,7 @@ export class Kubelet implements PodWorkerHost {
     const existing = this.workers.get(uid);
     if (existing) {
       existing.update(pod);
+      this.reconcileStatus(existing, pod);
       return;
     }
     // The same name with a new uid: the old pod is gone.
@@ -428,6 +432,19 @@ export class Kubelet implements PodWorkerHost {
     const capMemory = toNumber(parseQuantity(allocatable.memory));
     if (want.memory > 0 && usedMemory + want.memory > capMemory) return outOf('memory', want.memory, usedMemory, capMemory);
     return undefined;
+  }
+
+  volumeSetUpFailures(pod: Pod): VolumeSetUpFailure[] {
+    return volumeSetUpFailures(pod, (kind, namespace, name) => {
+      try {
+        const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace }) : this.client.secrets.get(name, { namespace });
+        return [...Object.keys(obj.data ?? {}), ...Object.keys((obj as { binaryData?: object }).binaryData ?? {})];
+      } catch (err) {
+        if (!isStatusError(err)) throw err;
+        if (isStatusError(err, StatusReason.NotFound)) return undefined;
+        return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
+      }
+    });
   }
 
   resolveEnv(pod: Pod, container: Container): { env: Record<string, string> } | { error: string } {
@@ -503,6 +520,23 @@ export class Kubelet implements PodWorkerHost {
     const text = JSON.stringify(status);
     if (this.written.get(worker.uid) === text) return;
     this.writeStatus(worker, status, text);
+  }
+
+  /**
+   * The status manager's needsReconcile: when the API server's copy of a pod disagrees with what the kubelet
+   * last wrote about the conditions it owns (the node lifecycle controller marked the pod NotReady while the
+   * node was unreachable, say), the kubelet writes its status again.
+   */
+  private reconcileStatus(worker: PodWorker, pod: Pod): void {
+    const mine = worker.lastStatus;
+    if (!mine || !this.written.has(worker.uid) || pod.metadata?.deletionTimestamp) return;
+    const stored = pod.status?.conditions ?? [];
+    const differs =
+      pod.status?.phase !== mine.phase ||
+      (mine.conditions ?? []).some((c) => kubeletOwnedConditions.has(c.type) && stored.find((s) => s.type === c.type)?.status !== c.status);
+    if (!differs) return;
+    this.written.delete(worker.uid);
+    this.statusChanged(worker);
   }
 
   private writeStatus(worker: PodWorker, status: NonNullable<Pod['status']>, text: string): void {

@@ -16,6 +16,7 @@ import { getPhase, initializedCondition, containersReadyCondition, mergeConditio
 import { outputUntil, runExecCommand, runProgram, filesAt, SigtermAction, type ProgramContext, type ProgramRun } from './program';
 import { probeTimings, runProbe, ProbeType } from './probes';
 import type { ContainerRuntime, PullResult } from './runtime';
+import { nextMountRetryMs, type VolumeSetUpFailure } from './volumes';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -31,6 +32,8 @@ export interface PodWorkerHost {
   trace(data: Record<string, unknown>): void;
   /** Resolves the container's environment (configMap/secret refs need the API server). */
   resolveEnv(pod: Pod, container: Container): { env: Record<string, string> } | { error: string };
+  /** The pod's volumes whose SetUp fails now (a configMap/secret volume whose object is missing). */
+  volumeSetUpFailures(pod: Pod): VolumeSetUpFailure[];
   /** The worker's status changed: write it (the status manager). */
   statusChanged(worker: PodWorker): void;
   /** Termination finished: write the final status and delete the pod object. */
@@ -73,6 +76,8 @@ interface ContainerRecord {
   /** The image is present and resolved for the next start. */
   image?: { normalized: string; imageID: string; ref: ImageReference };
   lastPullError?: string;
+  /** After a CreateContainerConfigError: the pod worker's back-off before the next attempt. */
+  configRetryAt?: number;
   /** From the API status, when the kubelet restarted and the runtime lost the container. */
   carried?: { lastState: ApiContainerState; restart: boolean };
 }
@@ -138,6 +143,9 @@ export class PodWorker {
   private terminationReported = false;
   /** Refused at admission: its status is only the phase, reason and message. */
   private rejected = false;
+  /** Every volume is set up; until then nothing is created (WaitForAttachAndMount). */
+  private volumesMounted = false;
+  private mountRetry = { delayMs: 0, at: 0 };
   /** The status last computed, for the status manager. */
   lastStatus: PodStatus | undefined;
 
@@ -289,7 +297,7 @@ export class PodWorker {
     }
     if (ads !== undefined) this.wakeAt(this.startTime + ads * 1000, 'activeDeadline');
 
-    if (!this.ensureSandbox(now)) {
+    if (!this.mountVolumes(now) || !this.ensureSandbox(now)) {
       this.host.statusChanged(this);
       return;
     }
@@ -306,6 +314,24 @@ export class PodWorker {
 
   private inits(): ContainerRecord[] {
     return (this.pod.spec?.initContainers ?? []).map((c) => this.containers.get(c.name)!).filter(Boolean);
+  }
+
+  /** SyncPod waits for the volumes before the sandbox; a failed SetUp is retried on the executor's back-off. */
+  private mountVolumes(now: number): boolean {
+    if (this.volumesMounted) return true;
+    if (now < this.mountRetry.at) return false;
+    const failures = this.host.volumeSetUpFailures(this.pod);
+    if (failures.length === 0) {
+      this.volumesMounted = true;
+      return true;
+    }
+    for (const f of failures) {
+      this.host.event(this.pod as KubeObject, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume ${JSON.stringify(f.volume)} : ${f.message}`);
+    }
+    this.mountRetry.delayMs = nextMountRetryMs(this.mountRetry.delayMs);
+    this.mountRetry.at = now + this.mountRetry.delayMs;
+    this.wakeAt(this.mountRetry.at, 'mountRetry');
+    return false;
   }
 
   private ensureSandbox(now: number): boolean {
@@ -487,13 +513,18 @@ export class PodWorker {
   }
 
   private startContainer(rec: ContainerRecord, now: number): void {
+    if (rec.configRetryAt !== undefined && now < rec.configRetryAt) return;
     const resolved = this.host.resolveEnv(this.pod, rec.spec);
     if ('error' in resolved) {
-      if (rec.waiting?.message !== resolved.error) this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Error: ${resolved.error}`);
+      // Every failed attempt records the event (kubectl describe: "Error: … (x12 over 2m)"); the pod worker
+      // retries after its back-off period.
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Error: ${resolved.error}`);
       rec.waiting = { reason: 'CreateContainerConfigError', message: resolved.error };
-      this.wakeAt(now + defaultRetryMs, 'configRetry');
+      rec.configRetryAt = now + defaultRetryMs;
+      this.wakeAt(rec.configRetryAt, 'configRetry');
       return;
     }
+    rec.configRetryAt = undefined;
     const img = rec.image!;
     const profile = profileFor(img.ref);
     const ctx = this.programContext(rec, resolved.env, profile, img.ref, now);

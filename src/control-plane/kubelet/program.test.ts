@@ -54,6 +54,13 @@ describe('runProgram', () => {
     expect(run.events[0]).toMatchObject({ type: 'out', text: 'ns=default greeting=hi dflt' });
   });
 
+  it('runs Kubernetes daemons given as the command as servers, not as one-second jobs', () => {
+    const run = runProgram(ctx('gcr.io/my-gcp-project/my-kube-scheduler:1.0', ['/usr/local/bin/kube-scheduler', '--bind-address=0.0.0.0']));
+    expect(run.end.type).toBe('forever');
+    expect(run.serves).toBe(true);
+    expect(run.sigterm).toBe(SigtermAction.Exit0);
+  });
+
   it('runs the image default: servers stay up and handle SIGTERM, shells exit 0 at once', () => {
     const nginx = runProgram(ctx('nginx:1.14.2', undefined));
     expect(nginx.end.type).toBe('forever');

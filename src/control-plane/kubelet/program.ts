@@ -71,6 +71,8 @@ const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh', 'ksh']);
 const knownServers = new Set([
   'nginx', 'nginx-debug', 'redis-server', 'httpd', 'httpd-foreground', 'apache2-foreground', 'mysqld', 'postgres', 'memcached', 'mongod',
   'pause', 'php-fpm', 'caddy', 'haproxy', 'traefik', 'rabbitmq-server', 'zkServer.sh', 'start-zookeeper', 'agnhost', 'hello-app',
+  // Kubernetes' own daemons (the docs' second-scheduler Deployment runs kube-scheduler).
+  'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'etcd', 'coredns',
 ]);
 
 class Interpreter {

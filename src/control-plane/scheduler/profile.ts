@@ -1,5 +1,6 @@
 // The default profile (pkg/scheduler/apis/config/v1/default_plugins.go, v1.32): the in-tree plugins in their
-// order, with their score weights. Volume plugins and ImageLocality are not simulated.
+// order, with their score weights. Of the volume plugins only VolumeBinding's claim checks run; ImageLocality
+// is not simulated.
 import type { Handle } from './framework/handle';
 import { Framework, type WeightedPlugin } from './framework/runtime';
 import { DefaultBinder } from './plugins/defaultbinder/default-binder';
@@ -13,6 +14,7 @@ import { Fit } from './plugins/noderesources/fit';
 import { NodeUnschedulable } from './plugins/nodeunschedulable/node-unschedulable';
 import { PodTopologySpread } from './plugins/podtopologyspread/pod-topology-spread';
 import { TaintToleration } from './plugins/tainttoleration/taint-toleration';
+import { VolumeBinding } from './plugins/volumebinding/volume-binding';
 
 export const DefaultSchedulerName = 'default-scheduler';
 
@@ -41,6 +43,7 @@ export function defaultPlugins(handle: Handle): WeightedPlugin[] {
     { plugin: new NodeAffinity(), weight: 2 },
     { plugin: new NodePorts() },
     { plugin: new Fit(), weight: 1 },
+    { plugin: new VolumeBinding(handle) },
     { plugin: new PodTopologySpread(handle), weight: 2 },
     { plugin: new InterPodAffinity(handle), weight: 2 },
     { plugin: new DefaultPreemption(handle) },

@@ -124,6 +124,8 @@ export class Scheduler {
       informers.replicaSets,
       informers.statefulSets,
       informers.namespaces,
+      informers.persistentVolumeClaims,
+      informers.storageClasses,
     ] as unknown as SharedInformer<object>[];
     for (const i of used) i.start();
 
@@ -139,6 +141,8 @@ export class Scheduler {
       replicaSetLister: informers.replicaSets.lister,
       statefulSetLister: informers.statefulSets.lister,
       namespaceLister: informers.namespaces.lister,
+      persistentVolumeClaimLister: informers.persistentVolumeClaims.lister,
+      storageClassLister: informers.storageClasses.lister,
     };
     const framework = newFramework(handle, profile);
     const cache = new SchedulerCache();
@@ -173,7 +177,16 @@ export class Scheduler {
       onUpdate: (oldPod, newPod) => this.onPodUpdate(oldPod as PodObject, newPod as PodObject),
       onDelete: (obj) => this.onPodDelete((obj instanceof DeletedFinalStateUnknown ? obj.obj : obj) as PodObject),
     });
-    this.registrations = [nodeReg, podReg];
+    // Claims and classes only wake pods that VolumeBinding turned away.
+    const pvcReg = informers.persistentVolumeClaims.addEventHandler({
+      onAdd: () => this.event(EventResource.PersistentVolumeClaim, ActionType.Add, 'PvcAdd'),
+      onUpdate: () => this.event(EventResource.PersistentVolumeClaim, ActionType.Update, 'PvcUpdate'),
+    });
+    const scReg = informers.storageClasses.addEventHandler({
+      onAdd: () => this.event(EventResource.StorageClass, ActionType.Add, 'StorageClassAdd'),
+      onUpdate: () => this.event(EventResource.StorageClass, ActionType.Update, 'StorageClassUpdate'),
+    });
+    this.registrations = [nodeReg, podReg, pvcReg, scReg];
     this.syncedChecks = [...used.map((i) => () => i.hasSynced()), () => nodeReg.hasSynced(), () => podReg.hasSynced()];
     this.ownInformers?.start();
   }

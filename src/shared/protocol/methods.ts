@@ -55,6 +55,74 @@ export interface ClusterInfo {
   user: UserInfo;
 }
 
+/** A simulated machine to add: any field left out gets the default node's (4 cpu, 8Gi, 110 pods, next name and zone). */
+export interface SimNodeSpec {
+  name?: string;
+  cpu?: string;
+  memory?: string;
+  pods?: number;
+  zone?: string;
+  labels?: Record<string, string>;
+  taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+}
+
+/** A fault anyone can inject into the simulation (the UI's chaos buttons). */
+export type Fault =
+  /** The machine dies: its kubelet stops (no heartbeats) and its containers are gone. */
+  | { kind: 'kill-node'; node: string }
+  /** The machine boots again (or is rebooted): the kubelet re-registers and drops pods the API server no longer has. */
+  | { kind: 'restart-node'; node: string }
+  /** Cuts (on: true) or heals (on: false) the node's network to the API server; its containers keep running. */
+  | { kind: 'partition-node'; node: string; on: boolean }
+  | { kind: 'add-node'; node?: SimNodeSpec }
+  /** The machine is decommissioned: kubelet stopped and its Node object deleted. */
+  | { kind: 'remove-node'; node: string }
+  /** Nothing reaches the API server: every component's requests fail and its watches end. */
+  | { kind: 'stop-apiserver' }
+  | { kind: 'start-apiserver' }
+  /** kube-controller-manager crashes and restarts: caches and queues lost, everything relisted. */
+  | { kind: 'restart-controller-manager' }
+  | { kind: 'restart-scheduler' };
+
+export type FaultKind = Fault['kind'];
+
+/** Which faults are in effect. */
+export interface FaultState {
+  apiServer: 'serving' | 'stopped';
+  controllerManager: 'running' | 'stopped';
+  scheduler: 'running' | 'stopped' | 'absent';
+  nodes: { name: string; running: boolean; reachable: boolean }[];
+}
+
+export interface FaultResult {
+  state: FaultState;
+  /** add-node: the name the new node got. */
+  node?: string;
+}
+
+/** kubectl drain's flags. */
+export interface DrainFlags {
+  force?: boolean;
+  ignoreDaemonSets?: boolean;
+  deleteEmptyDirData?: boolean;
+  /** Negative (the default): each pod's own terminationGracePeriodSeconds. */
+  gracePeriodSeconds?: number;
+  /** 0 (the default): wait for ever. */
+  timeoutSeconds?: number;
+  podSelector?: string;
+  disableEviction?: boolean;
+  skipWaitForDeleteTimeoutSeconds?: number;
+}
+
+/** kubectl cordon / uncordon / drain NODE, as the current user. */
+export type NodeCommand = { command: 'cordon' | 'uncordon'; node: string } | { command: 'drain'; node: string; flags?: DrainFlags };
+
+/** A command's terminal output, line by line, and its exit code (0 success, 1 error). */
+export interface CommandOutput {
+  lines: { stream: 'stdout' | 'stderr'; text: string }[];
+  exitCode: number;
+}
+
 export interface Methods {
   /** Any API request through the full pipeline. Mutations reply only once their revision is durable. */
   'api/request': (req: ApiRequest) => ApiResponse;
@@ -64,6 +132,15 @@ export interface Methods {
   'api/discovery': () => DiscoveryResult;
   'sim/control': (cmd: SimCommand) => SimState;
   'sim/state': () => SimState;
+  /** Injects a fault (kill/restart/partition/add/remove a node, stop/start the API server, crash a component). */
+  'sim/fault': (fault: Fault) => FaultResult;
+  /** The faults in effect. */
+  'sim/faults': () => FaultState;
+  /**
+   * kubectl cordon/uncordon/drain as the current user, through the API server (it fails while that is stopped).
+   * drain replies when it finishes, as virtual time runs (evictions, PDB retries every 5 s, graceful termination).
+   */
+  'kubectl/node': (cmd: NodeCommand) => CommandOutput;
   /** Wipes the persisted cluster and starts a fresh one; open watches relist against it. */
   'cluster/reset': () => void;
   'cluster/info': () => ClusterInfo;

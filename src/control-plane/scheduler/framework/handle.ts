@@ -1,6 +1,7 @@
 // framework.Handle, reduced to what the in-tree plugins use: listers from the shared informers (for default
 // spreading selectors, namespace selectors, preemption's pod lookups), the client, the event recorder and the rng.
-import type { Namespace, ReplicationController, Service } from 'kubernetes-types/core/v1';
+import type { Namespace, PersistentVolumeClaim, ReplicationController, Service } from 'kubernetes-types/core/v1';
+import type { StorageClass } from 'kubernetes-types/storage/v1';
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import type { Client, Typed } from '../../client/client';
 import type { EventRecorder } from '../../client/record/event-recorder';
@@ -21,4 +22,6 @@ export interface Handle {
   replicaSetLister?: Lister<Typed<ReplicaSet>>;
   statefulSetLister?: Lister<Typed<StatefulSet>>;
   namespaceLister?: Lister<Typed<Namespace>>;
+  persistentVolumeClaimLister?: Lister<Typed<PersistentVolumeClaim>>;
+  storageClassLister?: Lister<Typed<StorageClass>>;
 }

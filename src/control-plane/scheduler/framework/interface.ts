@@ -104,6 +104,8 @@ export const EventResource = {
   UnscheduledPod: 'UnscheduledPod',
   /** Any pod (AssignedPod or UnscheduledPod). */
   Pod: 'Pod',
+  PersistentVolumeClaim: 'PersistentVolumeClaim',
+  StorageClass: 'StorageClass',
   WildCard: '*',
 } as const;
 export type EventResource = (typeof EventResource)[keyof typeof EventResource];
