@@ -2,8 +2,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TraceKind } from '../shared/protocol/trace';
 import { ProtocolError } from '../shared/protocol/client';
+import { createCluster } from '../control-plane/cluster';
+import { createProtocolClient } from '../shared/protocol/client';
+import { createPortPair } from '../shared/protocol/port';
 import type { HeadlessCluster } from './headless';
 import { createHeadlessCluster } from './headless';
+import { serveProtocol } from './serve';
 
 let h: HeadlessCluster | undefined;
 afterEach(async () => {
@@ -108,5 +112,49 @@ describe('kubectl/node', () => {
       exitCode: 1,
       lines: [{ stream: 'stderr', text: 'The connection to the server 10.96.0.1:443 was refused - did you specify the right host or port?' }],
     });
+  });
+
+  it('a reset ends a drain that waits for ever (a pod on a dead node) with exit code 130', async () => {
+    const first = await createCluster({ seed: 5 });
+    first.runUntil(() => first.client.serviceAccounts.list({ namespace: 'default' }).items.length === 1 && first.client.nodes.list().items.length === 3, 10_000);
+    const second = await createCluster({ seed: 6 });
+    const [uiPort, workerPort] = createPortPair();
+    const server = serveProtocol(first, workerPort, { afterRequest: (c) => c.clock.runDeferred(), reset: async () => ({ cluster: second }) });
+    const client = createProtocolClient(uiPort);
+    await client.ready;
+    try {
+      first.client.pods.create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'stuck', namespace: 'default' },
+        spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'nginx:1.27' }] },
+      });
+      first.runUntil(() => first.client.pods.get('stuck', { namespace: 'default' }).status?.phase === 'Running', 60_000);
+      await client.call('sim/fault', { kind: 'kill-node', node: 'node-1' });
+      const pending = client.call('kubectl/node', { command: 'drain', node: 'node-1', flags: { force: true } });
+      first.advance(60_000);
+      await client.call('cluster/reset');
+      const output = await pending;
+      expect(output.exitCode).toBe(130);
+      expect(output.lines.map((l) => l.text)).toEqual(['node/node-1 cordoned', 'Warning: deleting Pods that declare no controller: default/stuck', 'evicting pod default/stuck']);
+    } finally {
+      server.close();
+      client.close();
+      await first.close();
+      await second.close();
+    }
+  });
+});
+
+describe('requests from the page during an API server outage', () => {
+  it('are refused like kubectl requests while the API server is stopped, and served again after', async () => {
+    const h = await createHeadlessCluster({ nodes: 0 });
+    const list = { verb: 'list', group: '', version: 'v1', resource: 'namespaces' } as const;
+    await h.client.call('sim/fault', { kind: 'stop-apiserver' });
+    await expect(h.client.call('api/request', list)).rejects.toMatchObject({ status: { message: 'dial tcp 10.96.0.1:443: connect: connection refused' } });
+    await h.client.call('sim/fault', { kind: 'start-apiserver' });
+    const res = await h.client.call('api/request', list);
+    expect((res.body as { items: unknown[] }).items.length).toBe(4);
+    await h.close();
   });
 });

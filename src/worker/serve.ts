@@ -13,16 +13,15 @@ import type { ObjectDiff } from '../shared/protocol/diff';
 import type { ClientMessage, PortLike, SubscriptionId, TraceBatch, WorkerMessage } from '../shared/protocol/messages';
 import type { ClusterInfo, MethodName, MethodParams, MethodResult, SimCommand, SimState } from '../shared/protocol/methods';
 import { SimAction } from '../shared/protocol/methods';
-import type { TraceEvent } from '../shared/protocol/trace';
+import type { TraceEvent, TraceSink } from '../shared/protocol/trace';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
 import { applyManifest } from './apply';
 import type { Client } from '../control-plane/client/client';
 import { ClusterFaults, type FaultTarget } from '../control-plane/faults/cluster-faults';
 import type { Clock } from '../control-plane/sim/clock';
-import type { TraceSink } from '../shared/protocol/trace';
 import type { CommandOutput, NodeCommand } from '../shared/protocol/methods';
 import { cordon, uncordon } from '../kubectl/cordon';
-import { drain } from '../kubectl/drain';
+import { drain, type DrainHandle } from '../kubectl/drain';
 
 /** What serveProtocol needs of a cluster (src/control-plane/cluster.ts's Cluster satisfies it). */
 export interface ServableCluster {
@@ -45,6 +44,15 @@ export interface ServableCluster {
   readonly scheduler?: FaultTarget['scheduler'];
   /** The current user's client through the API server's network endpoint, as kubectl's: for 'kubectl/node'. */
   readonly client?: Client;
+}
+
+/**
+ * Where the page's requests go: through the API server's network endpoint, like kubectl's, so they are refused
+ * while the API server is stopped. (The page's watches observe the cluster directly: it keeps showing what
+ * the kubelets run during an outage.)
+ */
+function requestPort(cluster: ServableCluster): { handle(req: ApiRequest): ApiResponse } {
+  return cluster.client?.server ?? cluster.apiserver;
 }
 
 /** What serveProtocol needs of the real-time driver (src/control-plane/sim/realtime-driver.ts's RealtimeDriver). */
@@ -116,6 +124,8 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   /** While a reset runs, calls wait for the new cluster. */
   let resetting: Promise<void> | undefined;
   const subscriptions = new Map<SubscriptionId, Subscription>();
+  /** Drains still running: a reset or close ends them (Ctrl-C), so their calls get a reply. */
+  const drains = new Set<DrainHandle>();
   let closed = false;
 
   const post = (msg: WorkerMessage): void => {
@@ -130,7 +140,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       const { cluster } = session;
       let res: ApiResponse;
       try {
-        res = cluster.apiserver.handle(req);
+        res = requestPort(cluster).handle(req);
       } finally {
         afterRequest();
       }
@@ -139,7 +149,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     },
     'api/apply': async (params) => {
       const { cluster } = session;
-      const result = applyManifest(cluster, params);
+      const result = applyManifest({ apiserver: requestPort(cluster), registry: cluster.registry, store: cluster.store }, params);
       afterRequest();
       if (result.outcomes.some((o) => o.ok)) await durable(cluster);
       return result;
@@ -211,8 +221,13 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
         break;
       case 'drain': {
         const run = drain({ client: cluster.client, clock: clock as Clock }, cmd.node, cmd.flags ?? {});
+        drains.add(run);
         afterRequest();
-        output = await run.finished;
+        try {
+          output = await run.finished;
+        } finally {
+          drains.delete(run);
+        }
         break;
       }
       default:
@@ -263,6 +278,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   async function reset(resetFn: NonNullable<ServeOptions<C>['reset']>): Promise<void> {
     if (resetting) return resetting;
     resetting = (async () => {
+      for (const run of drains) run.cancel();
       for (const sub of subscriptions.values()) stopWatch(sub);
       stopTrace();
       try {
@@ -507,6 +523,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     },
     close() {
       if (closed) return;
+      for (const run of drains) run.cancel();
       for (const id of [...subscriptions.keys()]) stopSubscription(id);
       stopTrace();
       port.removeEventListener('message', onMessage);
