@@ -205,9 +205,9 @@ export class Kubelet implements PodWorkerHost {
     this.traceSink.emit({ kind: TraceKind.Custom, component: `kubelet/${this.nodeName}`, data: { node: this.nodeName, ...data } });
   }
 
-  event(obj: KubeObject, type: EventType, reason: string, message: string): void {
+  event(obj: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): void {
     if (!this.connection.isReachable || !this.running) return;
-    this.recorder.event(obj, type, reason, message);
+    this.recorder.event(obj, type, reason, message, fieldPath);
   }
 
   private nodeEvent(type: EventType, reason: string, message: string): void {

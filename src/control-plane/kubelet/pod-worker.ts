@@ -28,7 +28,8 @@ export interface PodWorkerHost {
   readonly runtime: ContainerRuntime;
   readonly crashBackoff: Backoff;
   readonly pullBackoff: Backoff;
-  event(pod: KubeObject, type: EventType, reason: string, message: string): void;
+  /** fieldPath names the container, as `spec.containers{nginx}` (kubectl describe's "From" column). */
+  event(pod: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): void;
   trace(data: Record<string, unknown>): void;
   /** Resolves the container's environment (configMap/secret refs need the API server). */
   resolveEnv(pod: Pod, container: Container): { env: Record<string, string> } | { error: string };
@@ -264,7 +265,7 @@ export class PodWorker {
     for (const rec of this.containers.values()) {
       const inst = rec.current;
       if (inst && inst.finishedAt === undefined) {
-        this.host.event(this.pod as KubeObject, 'Normal', 'Killing', `Stopping container ${rec.spec.name}`);
+        this.host.event(this.pod as KubeObject, 'Normal', 'Killing', `Stopping container ${rec.spec.name}`, containerFieldPath(rec));
         this.finishInstance(rec, inst, { at: this.host.clock.now(), code: 137, reason: 'Error' });
       }
     }
@@ -396,7 +397,7 @@ export class PodWorker {
           reason: 'CrashLoopBackOff',
           message: `back-off ${formatBackoff(period)} restarting failed container=${rec.spec.name} pod=${formatPod(this.pod as KubeObject)}`,
         };
-        this.host.event(this.pod as KubeObject, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod as KubeObject)}`);
+        this.host.event(this.pod as KubeObject, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod as KubeObject)}`, containerFieldPath(rec));
         this.wakeAt(inst.finishedAt! + period, 'crashloop');
         return;
       }
@@ -420,8 +421,8 @@ export class PodWorker {
       if (!(err instanceof InvalidImageNameError)) throw err;
       const msg = `Failed to apply default image tag ${JSON.stringify(image)}: ${err.message}`;
       if (rec.waiting?.reason !== 'InvalidImageName') {
-        this.host.event(this.pod as KubeObject, 'Warning', 'InspectFailed', msg);
-        this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: InvalidImageName');
+        this.host.event(this.pod as KubeObject, 'Warning', 'InspectFailed', msg, containerFieldPath(rec));
+        this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: InvalidImageName', containerFieldPath(rec));
       }
       rec.waiting = { reason: 'InvalidImageName', message: msg };
       return false;
@@ -431,13 +432,13 @@ export class PodWorker {
     const shouldPull = policy === 'Always' || (policy === 'IfNotPresent' && !present);
     if (!shouldPull) {
       if (present) {
-        this.host.event(this.pod as KubeObject, 'Normal', 'Pulled', `Container image ${JSON.stringify(image)} already present on machine`);
+        this.host.event(this.pod as KubeObject, 'Normal', 'Pulled', `Container image ${JSON.stringify(image)} already present on machine`, containerFieldPath(rec));
         rec.image = { normalized: present.normalized, imageID: present.imageID, ref };
         return true;
       }
       const msg = `Container image ${JSON.stringify(image)} is not present with pull policy of Never`;
-      this.host.event(this.pod as KubeObject, 'Warning', 'ErrImageNeverPull', msg);
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImageNeverPull');
+      this.host.event(this.pod as KubeObject, 'Warning', 'ErrImageNeverPull', msg, containerFieldPath(rec));
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImageNeverPull', containerFieldPath(rec));
       rec.waiting = { reason: 'ErrImageNeverPull', message: msg };
       this.wakeAt(now + defaultRetryMs, 'imageNeverPull');
       return false;
@@ -445,13 +446,13 @@ export class PodWorker {
     const backoffKey = `${this.uid}_${image}`;
     const pullBackoff = this.host.pullBackoff;
     if (pullBackoff.isInBackOffSinceUpdate(backoffKey, now)) {
-      this.host.event(this.pod as KubeObject, 'Normal', 'BackOff', `Back-off pulling image ${JSON.stringify(image)}`);
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+      this.host.event(this.pod as KubeObject, 'Normal', 'BackOff', `Back-off pulling image ${JSON.stringify(image)}`, containerFieldPath(rec));
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ImagePullBackOff', containerFieldPath(rec));
       rec.waiting = { reason: 'ImagePullBackOff', message: `Back-off pulling image ${JSON.stringify(image)}: ErrImagePull: ${rec.lastPullError ?? ''}` };
       this.wakeAt(pullBackoff.lastUpdate(backoffKey)! + pullBackoff.get(backoffKey), 'pullBackoff');
       return false;
     }
-    this.host.event(this.pod as KubeObject, 'Normal', 'Pulling', `Pulling image ${JSON.stringify(image)}`);
+    this.host.event(this.pod as KubeObject, 'Normal', 'Pulling', `Pulling image ${JSON.stringify(image)}`, containerFieldPath(rec));
     this.host.trace({ event: 'kubelet.image.pull', pod: this.key, container: spec.name, image: ref.normalized });
     const cancel = this.host.runtime.pull(ref, (result) => this.pullDone(rec, ref, result));
     rec.pull = { cancel, image };
@@ -469,14 +470,15 @@ export class PodWorker {
         'Normal',
         'Pulled',
         `Successfully pulled image ${JSON.stringify(image)} in ${formatGoDuration(result.pullMs)} (${formatGoDuration(result.totalMs)} including waiting). Image size: ${result.outcome.sizeBytes} bytes.`,
+        containerFieldPath(rec),
       );
       rec.image = { normalized: ref.normalized, imageID: result.outcome.imageID, ref };
       rec.lastPullError = undefined;
       this.host.trace({ event: 'kubelet.image.pulled', pod: this.key, container: rec.spec.name, image: ref.normalized, ms: result.pullMs });
     } else {
       const msg = result.outcome.message;
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Failed to pull image ${JSON.stringify(image)}: ${msg}`);
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImagePull');
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Failed to pull image ${JSON.stringify(image)}: ${msg}`, containerFieldPath(rec));
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImagePull', containerFieldPath(rec));
       this.host.pullBackoff.next(`${this.uid}_${image}`, now, now);
       rec.lastPullError = msg;
       rec.waiting = { reason: 'ErrImagePull', message: msg };
@@ -518,7 +520,7 @@ export class PodWorker {
     if ('error' in resolved) {
       // Every failed attempt records the event (kubectl describe: "Error: … (x12 over 2m)"); the pod worker
       // retries after its back-off period.
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Error: ${resolved.error}`);
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Error: ${resolved.error}`, containerFieldPath(rec));
       rec.waiting = { reason: 'CreateContainerConfigError', message: resolved.error };
       rec.configRetryAt = now + defaultRetryMs;
       this.wakeAt(rec.configRetryAt, 'configRetry');
@@ -558,8 +560,8 @@ export class PodWorker {
     rec.waiting = undefined;
     // imagePullPolicy Always: every start pulls (a restart too).
     if (rec.spec.imagePullPolicy === 'Always') rec.image = undefined;
-    this.host.event(this.pod as KubeObject, 'Normal', 'Created', `Created container: ${rec.spec.name}`);
-    this.host.event(this.pod as KubeObject, 'Normal', 'Started', `Started container ${rec.spec.name}`);
+    this.host.event(this.pod as KubeObject, 'Normal', 'Created', `Created container: ${rec.spec.name}`, containerFieldPath(rec));
+    this.host.event(this.pod as KubeObject, 'Normal', 'Started', `Started container ${rec.spec.name}`, containerFieldPath(rec));
     this.host.trace({ event: 'kubelet.container.start', pod: this.key, container: rec.spec.name, restartCount: rec.restartCount, containerID: inst.id });
 
     // How it ends on its own: its program exits, or it allocates past its memory limit.
@@ -659,7 +661,7 @@ export class PodWorker {
     } else {
       counts.failure++;
       counts.success = 0;
-      this.host.event(this.pod as KubeObject, 'Warning', 'Unhealthy', `${type} probe failed: ${result.output}`);
+      this.host.event(this.pod as KubeObject, 'Warning', 'Unhealthy', `${type} probe failed: ${result.output}`, containerFieldPath(rec));
     }
     switch (type) {
       case ProbeType.Startup:
@@ -710,7 +712,7 @@ export class PodWorker {
           : why === 'changed'
             ? `Container ${name} definition changed, will be restarted`
             : `Stopping container ${name}`;
-    this.host.event(this.pod as KubeObject, 'Normal', 'Killing', message);
+    this.host.event(this.pod as KubeObject, 'Normal', 'Killing', message, containerFieldPath(rec));
     this.host.trace({ event: 'kubelet.container.kill', pod: this.key, container: name, reason: why, graceMs });
     const now = this.host.clock.now();
     let preStopMs = 0;
@@ -720,7 +722,7 @@ export class PodWorker {
         const res = runExecCommand(preStop.exec.command, inst.ctx, filesAt(inst.run, now - inst.startedAt));
         preStopMs = res.durationMs;
         if (res.code !== 0) {
-          this.host.event(this.pod as KubeObject, 'Warning', 'FailedPreStopHook', `PreStopHook failed`);
+          this.host.event(this.pod as KubeObject, 'Warning', 'FailedPreStopHook', `PreStopHook failed`, containerFieldPath(rec));
         }
       } else if (preStop.sleep) {
         preStopMs = preStop.sleep.seconds * 1000;
@@ -968,4 +970,9 @@ export class PodWorker {
   containerNames(): string[] {
     return [...this.containers.keys()];
   }
+}
+
+/** The ObjectReference fieldPath of a container, as the kubelet sets it on container events. */
+function containerFieldPath(rec: ContainerRecord): string {
+  return rec.kind === 'regular' ? `spec.containers{${rec.spec.name}}` : `spec.initContainers{${rec.spec.name}}`;
 }

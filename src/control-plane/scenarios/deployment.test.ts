@@ -151,6 +151,9 @@ describe('scenario: the nginx Deployment of 3 replicas', () => {
       expect(scheduled).toMatchObject({ type: 'Normal', message: `Successfully assigned default/${name} to ${node}` });
       expect(scheduled.source?.component).toBe('default-scheduler');
       for (const e of [pulling, pulled, createdEv, started]) expect(e.source).toEqual({ component: 'kubelet', host: node });
+      // kubectl describe's "From" column: the kubelet names the container.
+      for (const e of [pulling, pulled, createdEv, started]) expect(e.involvedObject.fieldPath).toBe('spec.containers{nginx}');
+      expect(scheduled.involvedObject.fieldPath).toBeUndefined();
       expect(pulling.message).toBe('Pulling image "nginx:1.14.2"');
       expect(pulled.message).toMatch(
         /^Successfully pulled image "nginx:1\.14\.2" in \d+(\.\d+)?m?s \(\d+(\.\d+)?m?s including waiting\)\. Image size: \d+ bytes\.$/,
