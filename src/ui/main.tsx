@@ -2,6 +2,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { defaultManifest } from './features/editor/samples';
+import { loadManifest } from './state/editor-slice';
 import { appStore } from './state/store';
 import { pollSim, syncObjects } from './worker-client/cluster-sync';
 import { connect } from './worker-client/connection';
@@ -13,6 +15,8 @@ const reportError = (message: string) => appStore.getState().showError({ message
 const { client } = connect(reportError);
 syncObjects(client, appStore, reportError).catch((err: unknown) => reportError(`Could not reach the cluster: ${err instanceof Error ? err.message : String(err)}`));
 pollSim(client, appStore);
+client.onTrace((batch) => appStore.getState().applyTrace(batch));
+appStore.setState({ manifest: loadManifest(defaultManifest) });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -2,20 +2,29 @@
 // (selectors.ts) with useAppStore; code outside React uses appStore.getState().
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
+import type { EditorSlice } from './editor-slice';
+import { createEditorSlice } from './editor-slice';
 import type { FeedbackSlice } from './feedback-slice';
 import { createFeedbackSlice } from './feedback-slice';
 import type { ObjectsSlice } from './objects-slice';
 import { createObjectsSlice } from './objects-slice';
 import type { SimSlice } from './sim-slice';
 import { createSimSlice } from './sim-slice';
+import type { TraceSlice } from './trace-slice';
+import { createTraceSlice } from './trace-slice';
+import type { UiSlice } from './ui-slice';
+import { createUiSlice } from './ui-slice';
 
-export type AppState = ObjectsSlice & SimSlice & FeedbackSlice;
+export type AppState = ObjectsSlice & SimSlice & FeedbackSlice & UiSlice & TraceSlice & EditorSlice;
 
 export function createAppStore() {
   return createStore<AppState>()((...a) => ({
     ...createObjectsSlice(...a),
     ...createSimSlice(...a),
     ...createFeedbackSlice(...a),
+    ...createUiSlice(...a),
+    ...createTraceSlice(...a),
+    ...createEditorSlice(...a),
   }));
 }
 

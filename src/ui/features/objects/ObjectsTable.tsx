@@ -51,6 +51,7 @@ export function ObjectsTable() {
               <th scope="col">Kind</th>
               <th scope="col">Namespace</th>
               <th scope="col">Name</th>
+              <th scope="col">Status</th>
               <th scope="col">UID</th>
               <th scope="col">Resource version</th>
               <th scope="col">Age</th>
@@ -75,6 +76,10 @@ interface RowProps {
   onDelete(row: ObjectRow): void;
 }
 
+function inspect(row: ObjectRow) {
+  appStore.getState().select({ resourceKey: row.resourceKey, key: row.id.slice(row.id.indexOf('|') + 1) });
+}
+
 /** Re-renders only when the displayed age string changes, not on every clock poll. */
 function AgeCell({ creationTimestamp }: { creationTimestamp: string | undefined }) {
   const text = useAppStore((s) => (s.sim ? age(creationTimestamp, s.sim.time) : ''));
@@ -86,7 +91,12 @@ const Row = memo(function Row({ row, onDelete }: RowProps) {
     <tr>
       <td>{row.kind}</td>
       <td>{row.namespace}</td>
-      <td>{row.name}</td>
+      <td>
+        <button type="button" className="inspect-link" aria-label={`Inspect ${objectLabel(row)}`} onClick={() => inspect(row)}>
+          {row.name}
+        </button>
+      </td>
+      <td>{row.status}</td>
       <td className="mono">{row.uid}</td>
       <td className="mono">{row.resourceVersion}</td>
       <AgeCell creationTimestamp={row.creationTimestamp} />

@@ -36,7 +36,7 @@ export function SimControls() {
         <div className="sim-buttons">
           {sim.paused ? (
             <button type="button" disabled={busy} onClick={() => control({ action: 'resume' })}>
-              Resume
+              Play
             </button>
           ) : (
             <button type="button" disabled={busy} onClick={() => control({ action: 'pause' })}>

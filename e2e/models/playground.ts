@@ -1,4 +1,4 @@
-// Page model of the first page: role- and name-based locators only, so the spec reads like what a user does.
+// Page model of the playground: role- and name-based locators only, so the specs read like what a user does.
 import type { Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 
@@ -13,12 +13,16 @@ export function deleteLabel({ kind, name, namespace }: ObjectRef): string {
   return `Delete ${kind.toLowerCase()}/${name}${namespace ? ` in ${namespace}` : ''}`;
 }
 
-export class FirstPage {
+export type Column = 'Kind' | 'Namespace' | 'Name' | 'Status' | 'UID' | 'Resource version' | 'Age';
+
+export class Playground {
   readonly heading: Locator;
   readonly objects: Locator;
   readonly alert: Locator;
   readonly status: Locator;
   readonly simulatedTime: Locator;
+  readonly editor: Locator;
+  readonly applyResults: Locator;
 
   /** Console errors and uncaught exceptions of the page and its worker, for a spec to assert there were none. */
   readonly errors: string[] = [];
@@ -34,6 +38,8 @@ export class FirstPage {
     this.alert = page.getByRole('alert');
     this.status = page.getByRole('status');
     this.simulatedTime = page.getByRole('region', { name: 'Simulation' }).locator('time');
+    this.editor = page.getByRole('textbox', { name: /^Manifest editor/ });
+    this.applyResults = page.getByRole('list', { name: 'Apply results' });
   }
 
   async goto(): Promise<this> {
@@ -48,30 +54,52 @@ export class FirstPage {
     return this;
   }
 
+  async showView(name: 'Control plane' | 'Objects' | 'Nodes'): Promise<void> {
+    await this.page.getByRole('tablist', { name: 'Cluster views' }).getByRole('tab', { name }).click();
+  }
+
   row(ref: ObjectRef): Locator {
     return this.objects.getByRole('row').filter({ has: this.page.getByRole('button', { name: deleteLabel(ref), exact: true }) });
   }
 
+  /** Rows of one kind whose name starts with a prefix (pods of a Deployment). */
+  rowsNamed(kind: string, prefix: string): Locator {
+    return this.objects.getByRole('row').filter({ has: this.page.getByRole('button', { name: new RegExp(`^Delete ${kind.toLowerCase()}/${prefix}`) }) });
+  }
+
   /** The text of one column of an object's row, by the column's header. */
-  async cell(ref: ObjectRef, column: 'Kind' | 'Namespace' | 'Name' | 'UID' | 'Resource version' | 'Age'): Promise<string> {
-    const headers = await this.objects.getByRole('columnheader').allInnerTexts();
-    const index = headers.findIndex((h) => h.trim() === column);
-    if (index < 0) throw new Error(`no column "${column}" in ${JSON.stringify(headers)}`);
-    return (await this.row(ref).getByRole('cell').nth(index).innerText()).trim();
+  async cell(ref: ObjectRef, column: Column): Promise<string> {
+    return (await this.cellOf(this.row(ref), column).innerText()).trim();
   }
 
-  async createConfigMap(name: string, key: string, value: string): Promise<void> {
-    const form = this.page.getByRole('form', { name: 'Create a ConfigMap' });
-    await form.getByLabel('Name', { exact: true }).fill(name);
-    await form.getByLabel('Key', { exact: true }).fill(key);
-    await form.getByLabel('Value', { exact: true }).fill(value);
-    await form.getByRole('button', { name: 'Create ConfigMap' }).click();
+  cellOf(row: Locator, column: Column): Locator {
+    return row.getByRole('cell').nth(this.columnIndex(column));
   }
 
-  async apply(manifest: string): Promise<void> {
-    const form = this.page.getByRole('form', { name: 'Apply a manifest' });
-    await form.getByLabel('Manifest').fill(manifest);
-    await form.getByRole('button', { name: 'Apply' }).click();
+  private columnIndex(column: Column): number {
+    const columns: Column[] = ['Kind', 'Namespace', 'Name', 'Status', 'UID', 'Resource version', 'Age'];
+    return columns.indexOf(column);
+  }
+
+  /** Replaces the editor's buffer as a paste would (select all, then paste the text). */
+  async paste(manifest: string): Promise<void> {
+    await expect(this.editor).toBeAttached();
+    await this.editor.focus();
+    await this.page.keyboard.press('ControlOrMeta+A');
+    await this.editor.evaluate((el, text) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, manifest);
+  }
+
+  async apply(manifest?: string): Promise<void> {
+    if (manifest !== undefined) await this.paste(manifest);
+    await this.page.getByRole('button', { name: 'Apply', exact: true }).click();
+  }
+
+  async setSpeed(speed: number): Promise<void> {
+    await this.page.getByRole('combobox', { name: 'Speed' }).selectOption({ label: `×${speed}` });
   }
 
   /** Resets the cluster, accepting the confirmation dialog. */

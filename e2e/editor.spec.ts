@@ -1,0 +1,82 @@
+import { expect, test } from '@playwright/test';
+import { Playground } from './models/playground';
+
+const nginx = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx
+  labels:
+    app: nginx
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: nginx
+  template:
+    metadata:
+      labels:
+        app: nginx
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.14.2
+        ports:
+        - containerPort: 80
+`;
+
+test('pasting the nginx Deployment and applying it rolls out 3 pods and the Deployment reaches 3/3', async ({ page }) => {
+  const app = await new Playground(page).goto();
+  await app.setSpeed(50);
+  await app.apply(nginx);
+  await expect(app.applyResults).toHaveText('deployment.apps/nginx created');
+  const deployment = { kind: 'Deployment', name: 'nginx', namespace: 'default' };
+  await expect(app.row(deployment)).toBeVisible();
+  await expect(app.rowsNamed('Pod', 'nginx-')).toHaveCount(3);
+  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('3/3', { timeout: 20_000 });
+  for (const pod of await app.rowsNamed('Pod', 'nginx-').all()) await expect(app.cellOf(pod, 'Status')).toHaveText('Running');
+  expect(app.errors).toEqual([]);
+});
+
+test('the replica: 3 typo is refused with the schema message and a marker on its line, and nothing is created', async ({ page }) => {
+  const app = await new Playground(page).goto();
+  await app.apply(nginx.replace('  replicas: 3', '  replica: 3'));
+  // api/apply is server-side apply (as kubectl apply --server-side): the API server's text for an unknown field.
+  await expect(app.applyResults).toHaveText(
+    'Error from server (BadRequest): failed to create typed patch object (apps/v1, Kind=Deployment): .spec.replica: field not declared in schema',
+  );
+  // The marker: Monaco draws a squiggle on the offending text and lists it in its hover.
+  await expect(page.locator('.monaco-editor .squiggly-error').first()).toBeVisible();
+  await expect(app.row({ kind: 'Deployment', name: 'nginx', namespace: 'default' })).toHaveCount(0);
+});
+
+test('a YAML syntax error shows its line and column and applies nothing, not even the valid documents', async ({ page }) => {
+  const app = await new Playground(page).goto();
+  await app.apply('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [unclosed\n');
+  await expect(app.applyResults).toContainText(/document 2: error parsing manifest at line \d+, column \d+/);
+  await expect(app.applyResults).toContainText('nothing was applied');
+  await expect(app.row({ kind: 'ConfigMap', name: 'fine', namespace: 'default' })).toHaveCount(0);
+});
+
+test('the editor validates, completes and documents fields from the Kubernetes schemas', async ({ page }) => {
+  const app = await new Playground(page).goto();
+  await app.paste('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n  replicas: "many"\n  ');
+  // replicas is an integer: the YAML language server marks the string.
+  await expect(page.locator('.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning').first()).toBeVisible();
+  await page.keyboard.press('Control+Space');
+  await expect(page.locator('.suggest-widget').getByText('minReadySeconds', { exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.locator('.monaco-editor .view-lines').getByText('replicas', { exact: true }).hover();
+  await expect(page.locator('.monaco-hover').filter({ hasText: 'Number of desired pods' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('editor.png') });
+  expect(app.errors).toEqual([]);
+});
+
+test('Ctrl+Enter applies, and a sample from the gallery replaces the buffer', async ({ page }) => {
+  const app = await new Playground(page).goto();
+  await expect(app.editor).toBeAttached();
+  await page.getByRole('combobox', { name: 'Samples' }).selectOption({ label: 'Service for nginx' });
+  await app.editor.focus();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(app.applyResults).toHaveText('service/nginx created');
+  await expect(app.row({ kind: 'Service', name: 'nginx', namespace: 'default' })).toBeVisible();
+});
