@@ -37,15 +37,20 @@ test('pasting the nginx Deployment and applying it rolls out 3 pods and the Depl
   expect(app.errors).toEqual([]);
 });
 
-test('the replica: 3 typo is refused with the schema message and a marker on its line, and nothing is created', async ({ page }) => {
+test('the replica: 3 typo is refused with the strict decoding message and a marker on its line, and nothing is created', async ({ page }) => {
   const app = await new Playground(page).goto();
   await app.apply(nginx.replace('  replicas: 3', '  replica: 3'));
-  // api/apply is server-side apply (as kubectl apply --server-side): the API server's text for an unknown field.
+  // api/apply is client-side kubectl apply (fieldValidation=Strict): the API server's strict decoding text.
   await expect(app.applyResults).toHaveText(
-    'Error from server (BadRequest): failed to create typed patch object (apps/v1, Kind=Deployment): .spec.replica: field not declared in schema',
+    'Error from server (BadRequest): Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"',
   );
   // The marker: Monaco draws a squiggle on the offending text and lists it in its hover.
-  await expect(page.locator('.monaco-editor .squiggly-error').first()).toBeVisible();
+  const squiggle = page.locator('.monaco-editor .squiggly-error').first();
+  await expect(squiggle).toBeVisible();
+  // … on the `replica: 3` line.
+  const squiggleBox = await squiggle.boundingBox();
+  const lineBox = await page.locator('.monaco-editor .view-line', { hasText: 'replica: 3' }).boundingBox();
+  expect(squiggleBox && lineBox && Math.abs(squiggleBox.y + squiggleBox.height / 2 - (lineBox.y + lineBox.height / 2))).toBeLessThan(lineBox?.height ?? 0);
   await expect(app.row({ kind: 'Deployment', name: 'nginx', namespace: 'default' })).toHaveCount(0);
 });
 

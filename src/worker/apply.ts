@@ -1,10 +1,9 @@
-// api/apply: applies every object of a YAML manifest through the API server with server-side apply (PATCH,
-// application/apply-patch+yaml, field manager "kubectl", conflicts forced the way a client-side
-// `kubectl apply` overwrites them), one request per document, in order. Each outcome reads like kubectl's
-// "configmap/demo created" / "configured" / "unchanged".
+// api/apply: applies every object of a YAML manifest through the API server as plain `kubectl apply` does
+// (client-side apply with the last-applied-configuration three-way merge, src/kubectl/apply.ts), one object
+// per document, in order. Each outcome reads like kubectl's "configmap/demo created" / "configured" / "unchanged".
 import { unknownKindError } from '../control-plane/apiserver/decode/decoder';
 import type { ApiRequest, ApiResponse } from '../control-plane/apiserver/types';
-import { PatchType, Verb } from '../control-plane/apiserver/types';
+import { clientSideApply } from '../kubectl/apply';
 import type { ResourceRegistry } from '../shared/api/resources';
 import { newBadRequest, toStatus } from '../shared/api/status';
 import type { KubeObject } from '../shared/api/types';
@@ -12,8 +11,6 @@ import { parseApiVersion } from '../shared/api/types';
 import type { ParsedDocument } from '../shared/lib/yaml';
 import { parseManifests } from '../shared/lib/yaml';
 import type { ApplyOutcome, ApplyParams, ApplyResult } from '../shared/protocol/methods';
-
-export const applyFieldManager = 'kubectl';
 
 export interface ApplyTarget {
   readonly apiserver: { handle(req: ApiRequest): ApiResponse };
@@ -50,25 +47,14 @@ function applyDocument(cluster: ApplyTarget, doc: ParsedDocument, defaultNamespa
   if (!name) throw newBadRequest('resource name may not be empty');
   const namespace = rt.namespaced ? (obj.metadata?.namespace ?? defaultNamespace ?? 'default') : undefined;
 
-  const before = cluster.store.revision;
-  const req: ApiRequest = {
-    verb: Verb.Patch,
-    group,
-    version,
-    resource: rt.resource,
-    namespace,
-    name,
-    patchType: PatchType.ApplyPatch,
-    body: obj,
-    options: { fieldManager: applyFieldManager, force: true },
-  };
-  // The document's own text lets the decoder report duplicate fields as a strict server does (not for List
-  // items, whose source is the whole List).
-  if (doc.listItem === undefined) req.rawBody = doc.source;
-  const res = cluster.apiserver.handle(req) as ApiResponse<KubeObject>;
-  const rv = Number(res.body.metadata.resourceVersion);
-  const action = res.code === 201 ? 'created' : rv > before ? 'configured' : 'unchanged';
-  const outcome: ApplyOutcome & { ok: true } = { ok: true, action, object: res.body };
-  if (res.warnings?.length) outcome.warnings = res.warnings;
+  const object: KubeObject = structuredClone(obj);
+  // kubectl's builder sets the default namespace on namespaced objects that name none.
+  if (namespace !== undefined) object.metadata = { ...object.metadata, namespace };
+  // The document's own text lets the server report duplicate fields as it does for a strict create (the
+  // parsed object has lost them); not for List items, whose source is the whole List.
+  const rawBody = doc.duplicates?.length && doc.listItem === undefined ? doc.source : undefined;
+  const result = clientSideApply(cluster.apiserver, rt, object, { rawBody });
+  const outcome: ApplyOutcome & { ok: true } = { ok: true, action: result.action, object: result.object };
+  if (result.warnings?.length) outcome.warnings = result.warnings;
   return outcome;
 }
