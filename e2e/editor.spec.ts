@@ -37,6 +37,22 @@ test('pasting the nginx Deployment and applying it rolls out 3 pods and the Depl
   expect(app.errors).toEqual([]);
 });
 
+test('the Objects graph shows the applied nginx Deployment, its ReplicaSet and its pods as nodes', async ({ page }) => {
+  const app = await new Playground(page).goto();
+  await app.setSpeed(50);
+  await app.apply(nginx);
+  await expect(app.applyResults).toHaveText('deployment.apps/nginx created');
+  const graph = await app.showObjectsGraph();
+  await expect(graph.getByLabel(/^Deployment nginx, /)).toBeVisible();
+  await expect(graph.getByLabel(/^ReplicaSet nginx-/)).toBeVisible();
+  await expect(graph.getByLabel(/^Deployment nginx, 3\/3$/)).toBeVisible({ timeout: 20_000 });
+  await expect(graph.getByLabel(/^Pod nginx-/)).toHaveCount(3);
+  // Clicking a node opens the object in the inspector, like the table's name button.
+  await graph.getByLabel(/^Deployment nginx, /).click();
+  await expect(page.getByRole('complementary', { name: 'Inspector' }).getByLabel('YAML of deployment/nginx')).toContainText('kind: Deployment');
+  expect(app.errors).toEqual([]);
+});
+
 test('the replica: 3 typo is refused with the strict decoding message and a marker on its line, and nothing is created', async ({ page }) => {
   const app = await new Playground(page).goto();
   await app.apply(nginx.replace('  replicas: 3', '  replica: 3'));

@@ -45,13 +45,27 @@ export class Playground {
   async goto(): Promise<this> {
     await this.page.goto('/');
     await expect(this.heading).toBeVisible();
+    await this.showObjectsTable();
     return this;
   }
 
   async reload(): Promise<this> {
     await this.page.reload();
     await expect(this.heading).toBeVisible();
+    await this.showObjectsTable();
     return this;
+  }
+
+  /** The Objects tab opens on the graph; the specs that read rows switch it to the table (the choice sticks across tabs). */
+  async showObjectsTable(): Promise<void> {
+    const table = this.page.getByRole('group', { name: 'Objects display' }).getByRole('button', { name: 'Table', exact: true });
+    if (await table.count()) await table.click();
+  }
+
+  /** The Objects tab's graph, with one node per object labelled "Deployment nginx, 3/3". */
+  async showObjectsGraph(): Promise<Locator> {
+    await this.page.getByRole('group', { name: 'Objects display' }).getByRole('button', { name: 'Graph', exact: true }).click();
+    return this.page.getByRole('region', { name: /^Object graph of namespace/ });
   }
 
   async showView(name: 'Control plane' | 'Objects' | 'Nodes'): Promise<void> {

@@ -10,7 +10,7 @@ import { EditorPanel } from './features/editor/EditorPanel';
 import { Inspector } from './features/inspector/Inspector';
 import { TopBar } from './features/layout/TopBar';
 import { NodesView } from './features/nodes/NodesView';
-import { ObjectsTable } from './features/objects/ObjectsTable';
+import { ObjectsView } from './features/objects/ObjectsView';
 import { Timeline } from './features/timeline/Timeline';
 import { selectError, selectNotice, selectPresentation, selectTheme, selectView } from './state/selectors';
 import { appStore, useAppStore } from './state/store';
@@ -57,7 +57,7 @@ function CanvasTabs() {
       </div>
       <div role="tabpanel" id={`view-${view}`} aria-labelledby={`view-${view}-tab`} className="canvas-body">
         {view === 'control-plane' && <RequestFlow />}
-        {view === 'objects' && <ObjectsTable />}
+        {view === 'objects' && <ObjectsView />}
         {view === 'nodes' && <NodesView />}
       </div>
     </section>
