@@ -1,28 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { Playground } from './models/playground';
+import { samples } from '../src/ui/features/editor/samples';
 
-const nginx = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-  labels:
-    app: nginx
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.14.2
-        ports:
-        - containerPort: 80
-`;
+// The gallery's nginx Deployment: the text a person pastes (or loads) into the editor.
+const nginx = samples.find((s) => s.id === 'nginx-deployment')!.manifest;
 
 test('pasting the nginx Deployment and applying it rolls out 3 pods and the Deployment reaches 3/3', async ({ page }) => {
   const app = await new Playground(page).goto();

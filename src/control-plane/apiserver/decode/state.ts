@@ -123,6 +123,32 @@ export function keysOf(st: DecodeState, obj: Record<string, unknown>): { keys: s
 }
 
 /**
+ * Visits obj's fields in decoding order with st.segs pointing at each. Keys repeated in the raw text are
+ * reported as duplicate fields and skipped; undefined values are absent. A visitor that throws leaves st.segs
+ * at the failing field, which is where the error message points.
+ */
+export function forEachField(
+  st: DecodeState,
+  obj: Record<string, unknown>,
+  visit: (key: string, value: unknown) => void,
+  checkDuplicates = true,
+): void {
+  const { keys, repeats } = checkDuplicates ? keysOf(st, obj) : { keys: Object.keys(obj), repeats: false };
+  const seen = repeats ? new Set<string>() : undefined;
+  for (const key of keys) {
+    st.segs.push(key);
+    if (seen?.has(key)) {
+      addStrictError(st, 'duplicate field', strictPath(st.segs));
+    } else {
+      seen?.add(key);
+      const value = obj[key];
+      if (value !== undefined) visit(key, value);
+    }
+    st.segs.pop();
+  }
+}
+
+/**
  * Copies a value the schema does not describe (RawExtension, JSON, x-kubernetes-preserve-unknown-fields),
  * refusing what plain JSON cannot hold. `checkDuplicates` reports repeated keys (unstructured decoding does).
  */
@@ -151,23 +177,8 @@ export function copyAnyJSON(value: unknown, st: DecodeState, checkDuplicates: bo
         return out;
       }
       if (!isPlainObject(value)) throw new DecodeFailure(`json: unsupported type: ${describeObject(value)}`);
-      const obj = value;
       const out: Record<string, unknown> = {};
-      const { keys, repeats } = checkDuplicates ? keysOf(st, obj) : { keys: Object.keys(obj), repeats: false };
-      const seen = repeats ? new Set<string>() : undefined;
-      for (const key of keys) {
-        st.segs.push(key);
-        if (seen) {
-          if (seen.has(key)) {
-            addStrictError(st, 'duplicate field', strictPath(st.segs));
-            st.segs.pop();
-            continue;
-          }
-          seen.add(key);
-        }
-        if (obj[key] !== undefined) setOwn(out, key, copyAnyJSON(obj[key], st, checkDuplicates));
-        st.segs.pop();
-      }
+      forEachField(st, value, (key, v) => setOwn(out, key, copyAnyJSON(v, st, checkDuplicates)), checkDuplicates);
       return out;
     }
     default:

@@ -8,10 +8,9 @@ import {
   DROP,
   type DecodeState,
   MAX_SAFE_BIG,
-  addStrictError,
   copyAnyJSON,
   isPlainObject,
-  keysOf,
+  forEachField,
   setOwn,
   strictPath,
   unsafeIntegerError,
@@ -73,23 +72,7 @@ function pruneObject(obj: Record<string, unknown>, schema: StructuralSchema, st:
   const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
   const props = schema.properties;
   const additional = schema.additionalProperties;
-  const { keys, repeats } = keysOf(st, obj);
-  const seen = repeats ? new Set<string>() : undefined;
-  for (const key of keys) {
-    st.segs.push(key);
-    if (seen) {
-      if (seen.has(key)) {
-        addStrictError(st, 'duplicate field', strictPath(st.segs));
-        st.segs.pop();
-        continue;
-      }
-      seen.add(key);
-    }
-    const value = obj[key];
-    if (value === undefined) {
-      st.segs.pop();
-      continue;
-    }
+  forEachField(st, obj, (key, value) => {
     if (resource && key === 'metadata' && isPlainObject(value)) {
       setOwn(out, key, coerceObjectMeta(value, st, unknown));
     } else if (resource && (key === 'apiVersion' || key === 'kind')) {
@@ -103,8 +86,7 @@ function pruneObject(obj: Record<string, unknown>, schema: StructuralSchema, st:
     } else {
       unknown.push(strictPath(st.segs));
     }
-    st.segs.pop();
-  }
+  });
   return out;
 }
 

@@ -16,6 +16,7 @@ import {
   copyAnyJSON,
   describeJSON,
   isPlainObject,
+  forEachField,
   keysOf,
   setOwn,
   strictPath,
@@ -229,27 +230,10 @@ class MapCodec implements Codec {
     if (value === null) return DROP;
     if (!isPlainObject(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
     const out: Record<string, unknown> = {};
-    const { keys, repeats } = keysOf(st, value);
-    const seen = repeats ? new Set<string>() : undefined;
-    for (const key of keys) {
-      st.segs.push(key);
-      if (seen) {
-        if (seen.has(key)) {
-          addStrictError(st, 'duplicate field', strictPath(st.segs));
-          st.segs.pop();
-          continue;
-        }
-        seen.add(key);
-      }
-      const raw = value[key];
-      if (raw === undefined) {
-        st.segs.pop();
-        continue;
-      }
+    forEachField(st, value, (key, raw) => {
       const v = raw === null ? this.value.zero() : this.value.decode(raw, st);
       setOwn(out, key, v === DROP ? this.value.zero() : v);
-      st.segs.pop();
-    }
+    });
     return out;
   }
   zero(): unknown {
