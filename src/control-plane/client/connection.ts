@@ -29,13 +29,76 @@ export function connectionRefused(): StatusError {
 interface OpenWatch {
   handler: WatchHandler;
   inner: WatchHandle;
-  connection: ApiConnection;
 }
 
-/** The API server side of the network: whether it is serving at all, and every open watch stream. */
+/**
+ * One component's network path to an API server port. While the path is cut (or the server behind it is not
+ * serving) every request fails with `refusal`, and cutting it ends the open watches the way a dropped TCP
+ * stream ends them: one ERROR event, delivered later.
+ */
+export class ApiConnection implements ApiServerPort {
+  private reachable = true;
+  private readonly watches = new Set<OpenWatch>();
+
+  constructor(
+    private readonly target: ApiServerPort,
+    private readonly clock: Clock,
+    private readonly refusal: (req: ApiRequest | undefined) => StatusError = connectionRefused,
+    private readonly serving: () => boolean = () => true,
+  ) {}
+
+  get isReachable(): boolean {
+    return this.reachable;
+  }
+
+  /** Cuts (false) or restores (true) this path. */
+  setReachable(reachable: boolean): void {
+    if (this.reachable === reachable) return;
+    this.reachable = reachable;
+    if (!reachable) this.endWatches();
+  }
+
+  /** Ends every open watch with an ERROR event (the path or the server went away). */
+  endWatches(): void {
+    for (const w of [...this.watches]) {
+      this.watches.delete(w);
+      w.inner.stop();
+      const status = this.refusal(undefined).status;
+      this.clock.defer(() => w.handler([{ type: WatchEventType.Error, object: status as never }]), 'watch ended');
+    }
+  }
+
+  /** Stops every open watch silently (the component itself stopped). */
+  closeAll(): void {
+    for (const w of this.watches) w.inner.stop();
+    this.watches.clear();
+  }
+
+  handle(req: ApiRequest): ApiResponse {
+    if (!this.reachable || !this.serving()) throw this.refusal(req);
+    return this.target.handle(req);
+  }
+
+  watch(req: ApiRequest, handler: WatchHandler): WatchHandle {
+    if (!this.reachable || !this.serving()) throw this.refusal(req);
+    const entry: OpenWatch = { handler, inner: { stop: () => undefined } };
+    this.watches.add(entry);
+    entry.inner = this.target.watch(req, (events) => {
+      if (this.watches.has(entry)) handler(events);
+    });
+    return {
+      stop: () => {
+        this.watches.delete(entry);
+        entry.inner.stop();
+      },
+    };
+  }
+}
+
+/** The API server side of the network: whether it is serving at all, and every component's connection. */
 export class ApiServerEndpoint {
   private serving = true;
-  private readonly watches = new Set<OpenWatch>();
+  private readonly connections = new Set<ApiConnection>();
 
   constructor(
     readonly server: ApiServerPort,
@@ -50,70 +113,17 @@ export class ApiServerEndpoint {
   stop(): void {
     if (!this.serving) return;
     this.serving = false;
-    this.endWatches(() => true);
+    for (const c of this.connections) c.endWatches();
   }
 
   start(): void {
     this.serving = true;
   }
 
-  /** A connection for one component (each kubelet, the scheduler, the controller manager, the page). */
-  connect(name: string): ApiConnection {
-    return new ApiConnection(this, name);
-  }
-
-  /** @internal */
-  open(connection: ApiConnection, req: ApiRequest, handler: WatchHandler): WatchHandle {
-    const entry: OpenWatch = { handler, connection, inner: { stop: () => undefined } };
-    this.watches.add(entry);
-    entry.inner = this.server.watch(req, (events) => {
-      if (this.watches.has(entry)) handler(events);
-    });
-    return {
-      stop: () => {
-        this.watches.delete(entry);
-        entry.inner.stop();
-      },
-    };
-  }
-
-  /** @internal Ends the matching watches the way a dropped TCP stream ends them: one ERROR event, delivered later. */
-  endWatches(which: (w: OpenWatch) => boolean): void {
-    for (const w of [...this.watches]) {
-      if (!which(w)) continue;
-      this.watches.delete(w);
-      w.inner.stop();
-      this.clock.defer(() => w.handler([{ type: WatchEventType.Error, object: connectionRefused().status as never }]), 'watch ended');
-    }
-  }
-}
-
-export class ApiConnection implements ApiServerPort {
-  private reachable = true;
-
-  constructor(
-    private readonly endpoint: ApiServerEndpoint,
-    readonly name: string,
-  ) {}
-
-  get isReachable(): boolean {
-    return this.reachable;
-  }
-
-  /** Cuts (false) or restores (true) this component's network path to the API server. */
-  setReachable(reachable: boolean): void {
-    if (this.reachable === reachable) return;
-    this.reachable = reachable;
-    if (!reachable) this.endpoint.endWatches((w) => w.connection === this);
-  }
-
-  handle(req: ApiRequest): ApiResponse {
-    if (!this.reachable || !this.endpoint.isServing) throw connectionRefused();
-    return this.endpoint.server.handle(req);
-  }
-
-  watch(req: ApiRequest, handler: WatchHandler): WatchHandle {
-    if (!this.reachable || !this.endpoint.isServing) throw connectionRefused();
-    return this.endpoint.open(this, req, handler);
+  /** A connection for one component (the scheduler, the controller manager, the kubelets, the page). */
+  connect(_name: string): ApiConnection {
+    const connection = new ApiConnection(this.server, this.clock, connectionRefused, () => this.serving);
+    this.connections.add(connection);
+    return connection;
   }
 }

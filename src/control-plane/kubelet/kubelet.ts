@@ -15,7 +15,8 @@ import type { Clock, TimerHandle, TimerOptions } from '../sim/clock';
 import { rfc3339Micro } from '../sim/clock';
 import type { Rng } from '../sim/rng';
 import { Backoff } from './backoff';
-import { KubeletConnection } from './connection';
+import type { ApiConnection } from '../client/connection';
+import { kubeletConnection } from './connection';
 import { completeNodeConfig, type CompleteNodeConfig, type NodeConfig } from './node-config';
 import { initialNode, nodeAllocatable, nodeLabels, nodeStatus, nodeStatusChanged } from './node-status';
 import { PodSource } from './pod-source';
@@ -74,7 +75,7 @@ export class Kubelet implements PodWorkerHost {
   readonly runtime: ContainerRuntime;
   readonly crashBackoff = new Backoff(10_000, 300_000);
   readonly pullBackoff = new Backoff(10_000, 300_000);
-  private readonly connection: KubeletConnection;
+  private readonly connection: ApiConnection;
   private readonly client: Client;
   private readonly recorder: EventRecorder;
   private readonly traceSink: TraceSink;
@@ -108,7 +109,7 @@ export class Kubelet implements PodWorkerHost {
     this.clock = options.clock;
     this.rng = options.rng;
     this.traceSink = options.trace ?? nullTraceSink;
-    this.connection = new KubeletConnection(options.client.server, options.clock);
+    this.connection = kubeletConnection(options.client.server, options.clock);
     this.client = new Client(this.connection, kubeletUser(this.nodeName));
     this.recorder = options.recorder ?? new EventRecorder({ client: this.client, clock: options.clock, source: { component: 'kubelet', host: this.nodeName } });
     this.runtime = new ContainerRuntime(options.clock, this.nodeName, this.config.podCIDR);
