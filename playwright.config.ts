@@ -7,7 +7,10 @@ const executablePath = findChromium();
 if (!executablePath) throw new Error(HOW_TO_GET_CHROMIUM);
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-const port = 4173;
+// Overridable so several builds can be tested side by side (E2E_DIST: a `vite build --outDir` elsewhere).
+const port = Number(process.env.E2E_PORT ?? 4173);
+const dist = process.env.E2E_DIST;
+const results = process.env.E2E_RESULTS ?? 'test-results';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -18,8 +21,8 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  outputDir: 'test-results/playwright-artifacts',
-  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  outputDir: `${results}/playwright-artifacts`,
+  reporter: [['list'], ['json', { outputFile: `${results}/playwright.json` }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
@@ -44,7 +47,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort${dist ? ` --outDir ${dist}` : ''}`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

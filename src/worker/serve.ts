@@ -16,6 +16,8 @@ import { SimAction } from '../shared/protocol/methods';
 import type { TraceEvent, TraceSink } from '../shared/protocol/trace';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
 import { applyManifest } from './apply';
+import { describeComponents, schedulingDecisions, whyExists } from './introspect';
+import { configureCluster, readSettings } from './settings';
 import type { Client } from '../control-plane/client/client';
 import { ClusterFaults, type FaultTarget } from '../control-plane/faults/cluster-faults';
 import type { Clock } from '../control-plane/sim/clock';
@@ -166,6 +168,18 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     },
     'sim/faults': () => faultsOf(session.cluster).state(),
     'kubectl/node': (cmd) => nodeCommand(cmd),
+    'sim/components': () => describeComponents(session.cluster),
+    'sim/decisions': (params) => schedulingDecisions(session.cluster, params),
+    'trace/why': (params) => whyExists(session.cluster, params),
+    'cluster/settings': () => readSettings(session.cluster),
+    'cluster/configure': async (params) => {
+      try {
+        return configureCluster(session.cluster, params);
+      } finally {
+        afterRequest();
+        await durable(session.cluster);
+      }
+    },
     'cluster/reset': async () => {
       if (!options.reset) throw newServiceUnavailable('this cluster cannot be reset');
       await reset(options.reset);

@@ -4,6 +4,7 @@ import type { ApiRequest, ApiResponse, UserInfo } from '../api/request';
 import type { ResourceType } from '../api/resources';
 import type { Status } from '../api/status';
 import type { KubeObject } from '../api/types';
+import type { ClusterSettings, ClusterSettingsView, ComponentsSnapshot, DecisionsParams, SchedulingDecisionView, WhyParams, WhyResult } from './introspection';
 
 export const SimAction = { Pause: 'pause', Resume: 'resume', Step: 'step', Speed: 'speed' } as const;
 export type SimAction = (typeof SimAction)[keyof typeof SimAction];
@@ -141,6 +142,16 @@ export interface Methods {
    * drain replies when it finishes, as virtual time runs (evictions, PDB retries every 5 s, graceful termination).
    */
   'kubectl/node': (cmd: NodeCommand) => CommandOutput;
+  /** The components' state for the Control plane view: queues, scheduler, kubelets, informers, etcd revision. */
+  'sim/components': () => ComponentsSnapshot;
+  /** The scheduler's recorded attempts for one pod, oldest first (per node: filtered by which plugin, or scores). */
+  'sim/decisions': (params: DecisionsParams) => SchedulingDecisionView[];
+  /** "Why does this exist?": the causal chain of trace events that created the object. */
+  'trace/why': (params: WhyParams) => WhyResult;
+  /** The demo-timing settings in effect, each with its real default. */
+  'cluster/settings': () => ClusterSettingsView;
+  /** Changes some settings; they apply at once and persist with the cluster. */
+  'cluster/configure': (params: Partial<ClusterSettings>) => ClusterSettingsView;
   /** Wipes the persisted cluster and starts a fresh one; open watches relist against it. */
   'cluster/reset': () => void;
   'cluster/info': () => ClusterInfo;
