@@ -49,6 +49,120 @@ spec:
 `,
   },
   {
+    id: 'statefulset',
+    title: 'StatefulSet with its headless Service',
+    manifest: `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  clusterIP: None
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+spec:
+  serviceName: web
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+        ports:
+        - name: http
+          containerPort: 80
+`,
+  },
+  {
+    id: 'daemonset',
+    title: 'DaemonSet (a log agent on every node)',
+    manifest: `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: log-agent
+  namespace: kube-system
+  labels:
+    app: log-agent
+spec:
+  selector:
+    matchLabels:
+      app: log-agent
+  template:
+    metadata:
+      labels:
+        app: log-agent
+    spec:
+      tolerations:
+      - key: node-role.kubernetes.io/control-plane
+        operator: Exists
+        effect: NoSchedule
+      containers:
+      - name: agent
+        image: busybox:1.36
+        command: ["sh", "-c", "while true; do echo shipping logs from $(hostname); sleep 30; done"]
+        resources:
+          requests:
+            cpu: 50m
+            memory: 64Mi
+`,
+  },
+  {
+    id: 'job',
+    title: 'Job (5 completions, 2 at a time)',
+    manifest: `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: batch-work
+spec:
+  completions: 5
+  parallelism: 2
+  backoffLimit: 4
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: worker
+        image: busybox:1.36
+        command: ["sh", "-c", "echo processing item; sleep 8; echo done"]
+`,
+  },
+  {
+    id: 'cronjob',
+    title: 'CronJob (every minute)',
+    manifest: `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: hello
+spec:
+  schedule: "*/1 * * * *"
+  successfulJobsHistoryLimit: 3
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - name: hello
+            image: busybox:1.36
+            command: ["sh", "-c", "date; echo Hello from kubeplay"]
+`,
+  },
+  {
     id: 'unschedulable-pod',
     title: 'Pod that cannot be scheduled (cpu: 100)',
     manifest: `apiVersion: v1
