@@ -19,7 +19,8 @@ function walk(dir: string): string[] {
   return out;
 }
 
-const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+// Tests and their fixtures (*.fixture.ts: test-only setup shared by several tests).
+const isTest = (file: string) => /\.(test|fixture)\.tsx?$/.test(file);
 
 interface ImportRef {
   specifier: string;

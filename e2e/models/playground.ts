@@ -65,11 +65,29 @@ export class Playground {
   /** The Objects tab's graph, with one node per object labelled "Deployment nginx, 3/3". */
   async showObjectsGraph(): Promise<Locator> {
     await this.page.getByRole('group', { name: 'Objects display' }).getByRole('button', { name: 'Graph', exact: true }).click();
-    return this.page.getByRole('region', { name: /^Object graph of namespace/ });
+    return this.page.getByRole('region', { name: /^Object graph of / });
+  }
+
+  /** Shows one namespace ('default', …) or 'All namespaces' in the Objects graph; returns the graph. */
+  async showGraphNamespace(namespace: string): Promise<Locator> {
+    await this.page.getByRole('tabpanel', { name: 'Objects' }).getByRole('combobox', { name: 'Namespace' }).selectOption({ label: namespace });
+    return this.page.getByRole('region', { name: namespace === 'All namespaces' ? 'Object graph of all namespaces' : `Object graph of namespace ${namespace}` });
+  }
+
+  /** The Nodes view's pod chips (buttons named "Pod default/nginx-…: Running"), optionally within one node's card. */
+  podChips(name: RegExp, node?: string): Locator {
+    const scope = node ? this.page.getByRole('region', { name: `Node ${node}`, exact: true }) : this.page.getByRole('tabpanel', { name: 'Nodes' });
+    return scope.getByRole('button', { name });
   }
 
   async showView(name: 'Control plane' | 'Objects' | 'Nodes'): Promise<void> {
     await this.page.getByRole('tablist', { name: 'Cluster views' }).getByRole('tab', { name }).click();
+  }
+
+  /** The Control plane tab's graph: components as groups ("API server", "etcd", "kubelet on node-1", …), tokens as buttons. */
+  async showControlPlane(): Promise<Locator> {
+    await this.showView('Control plane');
+    return this.page.getByRole('region', { name: 'Control plane graph' });
   }
 
   row(ref: ObjectRef): Locator {
@@ -116,6 +134,24 @@ export class Playground {
     await this.page.getByRole('combobox', { name: 'Speed' }).selectOption({ label: `×${speed}` });
   }
 
+  /** Opens the top bar's Cluster settings dialog; returns it once its inputs are there. */
+  async openSettings(): Promise<Locator> {
+    await this.page.getByRole('button', { name: 'Cluster settings', exact: true }).click();
+    const dialog = this.page.getByRole('dialog', { name: 'Cluster settings' });
+    await expect(dialog.getByRole('spinbutton', { name: /^Node monitor grace period/ })).toBeVisible();
+    return dialog;
+  }
+
+  /** Demo timings (grace 10 s, toleration 30 s for pods created from now on, pull 1 s, status 5 s), applied. */
+  async useDemoTimings(): Promise<void> {
+    const dialog = await this.openSettings();
+    await dialog.getByRole('button', { name: 'Demo timings' }).click();
+    await dialog.getByRole('button', { name: 'Apply settings' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('Settings applied.');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(dialog).toBeHidden();
+  }
+
   /** Resets the cluster, accepting the confirmation dialog. */
   async resetCluster(): Promise<void> {
     this.page.once('dialog', (d) => void d.accept());
@@ -124,5 +160,16 @@ export class Playground {
 
   async delete(ref: ObjectRef): Promise<void> {
     await this.page.getByRole('button', { name: deleteLabel(ref), exact: true }).click();
+  }
+
+  /** The inspector side panel (shows the selected object). */
+  get inspector(): Locator {
+    return this.page.getByRole('complementary', { name: 'Inspector' });
+  }
+
+  /** Opens one of the inspector's sections and returns its panel. */
+  async inspectorSection(name: 'Summary' | 'YAML' | 'Events' | 'Relations' | 'Scheduling' | 'Why'): Promise<Locator> {
+    await this.inspector.getByRole('tablist', { name: 'Inspector sections' }).getByRole('tab', { name, exact: true }).click();
+    return this.inspector.getByRole('tabpanel', { name, exact: true });
   }
 }

@@ -176,7 +176,12 @@ describe('createCluster with persistence', () => {
     await cluster.flush();
     expect(persistence.durableRevision).toBe(cluster.store.revision);
     const loaded = await persistence.load();
-    expect(loaded?.meta).toEqual({ clockTime: cluster.clock.now(), rngState: cluster.rng.state(), seed: 1 });
+    expect(loaded?.meta).toEqual({
+      clockTime: cluster.clock.now(),
+      rngState: cluster.rng.state(),
+      seed: 1,
+      settings: { nodeMonitorGracePeriodSeconds: 40, defaultTolerationSeconds: 300, imagePullSeconds: 0, nodeStatusUpdateFrequencySeconds: 10 },
+    });
     await cluster.close();
     persistence.close();
   });

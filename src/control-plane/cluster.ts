@@ -5,9 +5,12 @@
 // It is also the headless entry point: tests, benchmarks and the worker all start a cluster here.
 import { ResourceRegistry } from '../shared/api/resources';
 import { TraceKind } from '../shared/protocol/trace';
+import type { ClusterSettings } from '../shared/protocol/introspection';
+import { defaultAdmissionChain } from './apiserver/admission/chain';
 import { APIServer } from './apiserver/server';
 import { Client } from './client/client';
 import { ApiServerEndpoint } from './client/connection';
+import { LiveClusterSettings, initialClusterSettings } from './config/cluster-settings';
 import { ControllerManager } from './controllers/controller-manager';
 import type { ControllerDescriptor, RunningController } from './controllers/controller-context';
 import { defaultControllers } from './controllers/index';
@@ -22,6 +25,7 @@ import { MvccStore } from './store/mvcc-store';
 import type { ClusterMeta, Persistence } from './store/persistence/types';
 import type { RevisionBatch } from './store/types';
 import { TraceBus } from './trace/trace-bus';
+import { CommitCauses, attachCommitCauses } from './introspection/commit-causes';
 import type { QueueSnapshot } from './workqueue/rate-limiting-queue';
 
 export interface ClusterOptions {
@@ -50,8 +54,16 @@ export interface ClusterOptions {
   nodes?: number | NodeConfig[];
   /** Run kube-scheduler. Default true. */
   scheduler?: boolean;
-  /** kube-controller-manager flags (node-monitor-grace-period, …). */
+  /**
+   * kube-controller-manager flags (node-monitor-grace-period, …). The grace period is the initial value of
+   * settings.nodeMonitorGracePeriodSeconds (settings wins when both are given).
+   */
   controllerManager?: ControllerManagerConfig;
+  /**
+   * Initial demo-timing settings (config/cluster-settings.ts); the rest take their defaults. A restored cluster
+   * keeps the settings it saved. Out-of-range values throw a 400 StatusError.
+   */
+  settings?: Partial<ClusterSettings>;
 }
 
 export interface Cluster {
@@ -69,6 +81,8 @@ export interface Cluster {
   /** The simulated machines: add, remove, kill, restart and partition nodes; container logs. */
   readonly nodes: NodeSimulator;
   readonly trace: TraceBus;
+  /** The demo-timing settings, live: configure() applies at once to the running components and is persisted. */
+  readonly settings: LiveClusterSettings;
   readonly rng: Rng;
   readonly seed: number;
   readonly persistence?: Persistence;
@@ -125,14 +139,24 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const clock = new VirtualClock({ startTime: meta?.clockTime ?? options.startTime });
   const rng = createRng(meta?.rngState ?? seed);
   const trace = new TraceBus({ clock, capacity: options.traceCapacity });
-  const currentMeta = (): ClusterMeta => ({ clockTime: clock.now(), rngState: rng.state(), seed });
+  const grace = options.controllerManager?.nodeMonitorGracePeriodMs;
+  const graceMs = typeof grace === 'function' ? grace() : grace;
+  const settings = new LiveClusterSettings(
+    initialClusterSettings(meta?.settings, { ...(graceMs !== undefined ? { nodeMonitorGracePeriodSeconds: graceMs / 1000 } : {}), ...options.settings }),
+  );
+  const currentMeta = (): ClusterMeta => ({ clockTime: clock.now(), rngState: rng.state(), seed, settings: { ...settings.get() } });
+  // A changed setting is saved with the next batch (or on its own at the next flush).
+  settings.subscribe(() => persistence?.setMeta(currentMeta()));
 
+  // Watch deliveries of a revision name its store.commit as their cause (see introspection/commit-causes.ts).
+  const commitCauses = new CommitCauses();
   const onCommit = (batch: RevisionBatch): void => {
-    trace.emit({
+    const seq = trace.emit({
       kind: TraceKind.StoreCommit,
       component: 'etcd',
       data: { revision: batch.revision, events: batch.events.map((e) => ({ type: e.type, key: e.kv.key })) },
     });
+    commitCauses.record(batch.revision, seq);
     if (persistence) {
       persistence.enqueue(batch);
       // Queued with the batch, so time and the rng stream are saved atomically with the objects.
@@ -140,11 +164,13 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     }
   };
   const store = new MvccStore({ clock, historyRevisions: options.historyRevisions, snapshot, onCommit });
+  attachCommitCauses(store, commitCauses);
 
   const registry = new ResourceRegistry();
   // The server's defaults are the real ones: RBAC over its own objects (system:masters may do anything) and the
   // admission plugins a kubeadm v1.32 server enables, drawing generated names from the cluster's rng.
-  const apiserver = new APIServer({ clock, store, registry, trace, rng });
+  const admission = defaultAdmissionChain(() => rng.next(), { defaultTolerationSeconds: () => settings.defaultTolerationSeconds });
+  const apiserver = new APIServer({ clock, store, registry, trace, rng, mutatingPlugins: admission.mutating, validatingPlugins: admission.validating });
   // Creates the default namespaces and RBAC objects that are missing (a restored cluster already has them).
   apiserver.bootstrap();
 
@@ -157,7 +183,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     registry,
     rng,
     controllers: selectControllers(options.controllers),
-    config: options.controllerManager,
+    config: { ...options.controllerManager, nodeMonitorGracePeriodMs: () => settings.nodeMonitorGracePeriodMs },
   });
   controllerManager.start();
 
@@ -169,7 +195,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   scheduler?.start();
 
   const nodeConfigs = typeof options.nodes === 'number' || options.nodes === undefined ? defaultNodeConfigs(options.nodes ?? 3) : options.nodes;
-  const nodes = new NodeSimulator({ client: new Client(endpoint.connect('kubelet')), clock, rng, trace, nodes: nodeConfigs });
+  const nodes = new NodeSimulator({ client: new Client(endpoint.connect('kubelet')), clock, rng, trace, nodes: nodeConfigs, kubelet: { settings } });
 
   let closed = false;
   return {
@@ -182,6 +208,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     scheduler,
     nodes,
     trace,
+    settings,
     rng,
     seed,
     persistence,

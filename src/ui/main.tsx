@@ -5,7 +5,7 @@ import { App } from './App';
 import { defaultManifest } from './features/editor/samples';
 import { loadManifest } from './state/editor-slice';
 import { appStore } from './state/store';
-import { pollSim, syncObjects } from './worker-client/cluster-sync';
+import { pollComponents, pollSim, syncObjects } from './worker-client/cluster-sync';
 import { connect } from './worker-client/connection';
 import { ClientContext } from './worker-client/context';
 import './styles.css';
@@ -15,6 +15,7 @@ const reportError = (message: string) => appStore.getState().showError({ message
 const { client } = connect(reportError);
 syncObjects(client, appStore, reportError).catch((err: unknown) => reportError(`Could not reach the cluster: ${err instanceof Error ? err.message : String(err)}`));
 pollSim(client, appStore);
+pollComponents(client, appStore);
 client.onTrace((batch) => appStore.getState().applyTrace(batch));
 appStore.setState({ manifest: loadManifest(defaultManifest) });
 

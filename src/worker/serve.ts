@@ -17,7 +17,8 @@ import type { TraceEvent, TraceSink } from '../shared/protocol/trace';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
 import { applyManifest } from './apply';
 import { describeComponents, schedulingDecisions, whyExists } from './introspect';
-import { configureCluster, readSettings } from './settings';
+import type { IntrospectionParts } from './introspect';
+import { configureCluster, readSettings, type ClusterSettingsPort } from './settings';
 import type { Client } from '../control-plane/client/client';
 import { ClusterFaults, type FaultTarget } from '../control-plane/faults/cluster-faults';
 import type { Clock } from '../control-plane/sim/clock';
@@ -28,24 +29,27 @@ import { drain, type DrainHandle } from '../kubectl/drain';
 /** What serveProtocol needs of a cluster (src/control-plane/cluster.ts's Cluster satisfies it). */
 export interface ServableCluster {
   readonly clock: { now(): number };
-  readonly store: { readonly revision: number };
+  readonly store: { readonly revision: number } & IntrospectionParts['store'];
   readonly apiserver: {
     handle(req: ApiRequest): ApiResponse;
     watch(req: ApiRequest, handler: (events: WatchEvent[]) => void): { stop(): void };
     currentUser: UserInfo;
   };
   readonly registry: ResourceRegistry;
-  readonly trace: { subscribe(fn: (event: TraceEvent) => void): () => void; emit?: TraceSink['emit'] };
+  readonly trace: { subscribe(fn: (event: TraceEvent) => void): () => void; emit?: TraceSink['emit'] } & IntrospectionParts['trace'];
   readonly persistence?: { whenDurable(revision: number): Promise<void>; readonly durableRevision: number };
   /** Makes everything written so far durable. */
   flush(): Promise<void>;
   // The simulated machines and components, for 'sim/fault' (a bare API server has none and refuses it).
-  readonly nodes?: FaultTarget['nodes'];
+  // (and, for sim/components, sim/decisions and trace/why, what they read of each: see introspect.ts)
+  readonly nodes?: FaultTarget['nodes'] & IntrospectionParts['nodes'];
   readonly endpoint?: FaultTarget['endpoint'];
-  readonly controllerManager?: FaultTarget['controllerManager'];
-  readonly scheduler?: FaultTarget['scheduler'];
+  readonly controllerManager?: FaultTarget['controllerManager'] & IntrospectionParts['controllerManager'];
+  readonly scheduler?: NonNullable<FaultTarget['scheduler']> & IntrospectionParts['scheduler'];
   /** The current user's client through the API server's network endpoint, as kubectl's: for 'kubectl/node'. */
   readonly client?: Client;
+  /** The demo-timing settings (control-plane/config/cluster-settings.ts), for 'cluster/settings' and 'cluster/configure'. */
+  readonly settings?: ClusterSettingsPort;
 }
 
 /**

@@ -20,8 +20,11 @@ export interface ControllerContext {
 
 /** kube-controller-manager flags the playground exposes. */
 export interface ControllerManagerConfig {
-  /** --node-monitor-grace-period: how long a node may be silent before it is marked Unknown. Default 40 s. */
-  nodeMonitorGracePeriodMs?: number;
+  /**
+   * --node-monitor-grace-period: how long a node may be silent before it is marked Unknown. Default 40 s. A
+   * function is read at every health check (the cluster's live settings, config/cluster-settings.ts).
+   */
+  nodeMonitorGracePeriodMs?: number | (() => number);
   /** --terminated-pod-gc-threshold. Default 12 500. */
   terminatedPodGCThreshold?: number;
 }

@@ -4,7 +4,7 @@
 import type { ResourceRegistry } from '../../shared/api/resources';
 import type { TraceSink } from '../../shared/protocol/trace';
 import type { Client } from '../client/client';
-import { SharedInformerFactory } from '../informers/factory';
+import { SharedInformerFactory, type InformerStatus } from '../informers/factory';
 import type { Clock } from '../sim/clock';
 import type { Rng } from '../sim/rng';
 import type { QueueSnapshot } from '../workqueue/rate-limiting-queue';
@@ -56,6 +56,11 @@ export class ControllerManager {
 
   controllers(): readonly RunningController[] {
     return this.running;
+  }
+
+  /** The shared informers of this process (empty while stopped), for the UI: resource, synced, objects. */
+  informerStatus(): InformerStatus[] {
+    return this.informers?.status() ?? [];
   }
 
   queues(): QueueSnapshot[] {

@@ -10,6 +10,11 @@ import { GarbageCollector, GarbageCollectorControllerName } from './garbagecolle
 import { NamespaceController, NamespaceControllerName } from './namespace/namespace-controller';
 import { ReplicaSetController } from './replicaset/replica-set-controller';
 import { DeploymentController } from './deployment/deployment-controller';
+import { JobController, JobControllerComponent } from './job/job-controller';
+import { TTLAfterFinishedController, TTLAfterFinishedControllerName } from './ttlafterfinished/ttl-after-finished-controller';
+import { CronJobController, CronJobControllerName } from './cronjob/cronjob-controller';
+import { DaemonSetControllerName, DaemonSetsController } from './daemon/daemonset-controller';
+import { StatefulSetController, StatefulSetControllerName } from './statefulset/stateful-set-controller';
 
 /** Adapts the common controller shape (a BaseController plus shutDown) to a RunningController. */
 function single(name: string, c: { controller: BaseController; shutDown(): void }): RunningController {
@@ -25,6 +30,30 @@ export const defaultControllers: readonly ControllerDescriptor[] = [
   {
     name: 'replicaset-controller',
     start: (ctx) => single('replicaset-controller', new ReplicaSetController(ctx)),
+  },
+  {
+    name: DaemonSetControllerName,
+    start: (ctx) => single(DaemonSetControllerName, new DaemonSetsController(ctx)),
+  },
+  {
+    name: JobControllerComponent,
+    start: (ctx) => {
+      const c = new JobController(ctx);
+      c.run();
+      return c;
+    },
+  },
+  {
+    name: StatefulSetControllerName,
+    start: (ctx) => single(StatefulSetControllerName, new StatefulSetController(ctx)),
+  },
+  {
+    name: CronJobControllerName,
+    start: (ctx) => single(CronJobControllerName, new CronJobController(ctx)),
+  },
+  {
+    name: TTLAfterFinishedControllerName,
+    start: (ctx) => single(TTLAfterFinishedControllerName, new TTLAfterFinishedController(ctx)),
   },
   {
     name: 'replication-controller',

@@ -22,6 +22,7 @@ import { initialNode, nodeAllocatable, nodeLabels, nodeStatus, nodeStatusChanged
 import { PodSource } from './pod-source';
 import { PodWorker, type EventType, type PodWorkerHost } from './pod-worker';
 import { ContainerRuntime } from './runtime';
+import type { KubeletSettingsSource } from '../config/cluster-settings';
 import { volumeSetUpFailures, type VolumeSetUpFailure } from './volumes';
 
 export interface KubeletOptions {
@@ -43,6 +44,11 @@ export interface KubeletOptions {
   nodeStatusUpdateFrequencyMs?: number;
   /** Default 5 min. */
   nodeStatusReportFrequencyMs?: number;
+  /**
+   * The cluster's live settings (config/cluster-settings.ts): when given, the status frequencies and the
+   * simulated pull time follow them as they change, over the two options above.
+   */
+  settings?: KubeletSettingsSource;
 }
 
 export interface LogLine {
@@ -81,8 +87,13 @@ export class Kubelet implements PodWorkerHost {
   private readonly traceSink: TraceSink;
   private readonly rng: Rng;
   private readonly leaseDurationSeconds: number;
-  private readonly statusUpdateMs: number;
-  private readonly statusReportMs: number;
+  private readonly fixedStatusUpdateMs: number;
+  private readonly fixedStatusReportMs: number;
+  private readonly settings: KubeletSettingsSource | undefined;
+  private unsubscribeSettings: (() => void) | undefined;
+  /** The pending tryUpdateNodeStatus tick and when the last one ran, to reschedule it when the frequency changes. */
+  private statusTimer: TimerHandle | undefined;
+  private lastStatusSyncAt = 0;
 
   private running = false;
   /** Bumped on every start/stop so timers of an earlier life do nothing. */
@@ -112,10 +123,22 @@ export class Kubelet implements PodWorkerHost {
     this.connection = kubeletConnection(options.client.server, options.clock);
     this.client = new Client(this.connection, kubeletUser(this.nodeName));
     this.recorder = options.recorder ?? new EventRecorder({ client: this.client, clock: options.clock, source: { component: 'kubelet', host: this.nodeName } });
-    this.runtime = new ContainerRuntime(options.clock, this.nodeName, this.config.podCIDR);
+    this.settings = options.settings;
+    const settings = options.settings;
+    this.runtime = new ContainerRuntime(options.clock, this.nodeName, this.config.podCIDR, settings ? () => settings.imagePullMs : undefined);
     this.leaseDurationSeconds = options.leaseDurationSeconds ?? 40;
-    this.statusUpdateMs = options.nodeStatusUpdateFrequencyMs ?? 10_000;
-    this.statusReportMs = options.nodeStatusReportFrequencyMs ?? 300_000;
+    this.fixedStatusUpdateMs = options.nodeStatusUpdateFrequencyMs ?? 10_000;
+    this.fixedStatusReportMs = options.nodeStatusReportFrequencyMs ?? 300_000;
+  }
+
+  /** --node-status-update-frequency now. */
+  get statusUpdateMs(): number {
+    return this.settings?.nodeStatusUpdateFrequencyMs ?? this.fixedStatusUpdateMs;
+  }
+
+  /** nodeStatusReportFrequency now. */
+  get statusReportMs(): number {
+    return this.settings?.nodeStatusReportFrequencyMs ?? this.fixedStatusReportMs;
   }
 
   get hostIP(): string {
@@ -147,6 +170,8 @@ export class Kubelet implements PodWorkerHost {
     this.lastReportAt = -Infinity;
     this.lastKnownConditions = undefined;
     this.registrationDelayMs = 100;
+    this.statusTimer = undefined;
+    this.unsubscribeSettings = this.settings?.subscribe(() => this.statusFrequencyChanged());
     this.trace({ event: 'kubelet.start', bootID: this.bootID });
     this.nodeEvent('Normal', 'Starting', 'Starting kubelet.');
     this.after(0, () => this.registerNode(), 'register');
@@ -157,6 +182,9 @@ export class Kubelet implements PodWorkerHost {
     if (!this.running) return;
     this.running = false;
     this.generation++;
+    this.unsubscribeSettings?.();
+    this.unsubscribeSettings = undefined;
+    this.statusTimer = undefined;
     for (const t of this.timers) this.clock.clearTimer(t);
     this.timers.clear();
     this.clock.clearTimer(this.retryTimer);
@@ -193,13 +221,14 @@ export class Kubelet implements PodWorkerHost {
     this.setReachable(!on);
   }
 
-  private after(ms: number, fn: () => void, label: string, options?: TimerOptions): void {
+  private after(ms: number, fn: () => void, label: string, options?: TimerOptions): TimerHandle {
     const generation = this.generation;
     const handle = this.clock.setTimer(ms, () => {
       this.timers.delete(handle);
       if (this.running && generation === this.generation) fn();
     }, `kubelet/${this.nodeName} ${label}`, options);
     this.timers.add(handle);
+    return handle;
   }
 
   trace(data: Record<string, unknown>): void {
@@ -267,7 +296,8 @@ export class Kubelet implements PodWorkerHost {
 
   /** tryUpdateNodeStatus, every nodeStatusUpdateFrequency. */
   private syncNodeStatus(): void {
-    this.after(this.statusUpdateMs, () => this.syncNodeStatus(), 'nodeStatus', { background: true });
+    this.lastStatusSyncAt = this.clock.now();
+    this.scheduleStatusSync(this.statusUpdateMs);
     const now = this.clock.now();
     let node: Node;
     try {
@@ -291,6 +321,20 @@ export class Kubelet implements PodWorkerHost {
     this.lastReportAt = now;
     this.recordConditionEvents(status.conditions ?? []);
     this.trace({ event: 'kubelet.nodeStatus', changed });
+  }
+
+  private scheduleStatusSync(ms: number): void {
+    if (this.statusTimer) {
+      this.clock.clearTimer(this.statusTimer);
+      this.timers.delete(this.statusTimer);
+    }
+    this.statusTimer = this.after(ms, () => this.syncNodeStatus(), 'nodeStatus', { background: true });
+  }
+
+  /** The cluster settings changed: the next status tick moves to the new period, counted from the last one. */
+  private statusFrequencyChanged(): void {
+    if (!this.running || !this.statusTimer) return;
+    this.scheduleStatusSync(Math.max(0, this.lastStatusSyncAt + this.statusUpdateMs - this.clock.now()));
   }
 
   /** recordNodeStatusEvent for each condition whose status moved since the kubelet last reported it. */

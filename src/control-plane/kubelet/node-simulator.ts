@@ -16,8 +16,8 @@ export interface NodeSimulatorOptions {
   trace?: TraceSink;
   /** Nodes to create (and start) at once. */
   nodes?: NodeConfig[];
-  /** Passed to every kubelet (lease duration, status frequencies). */
-  kubelet?: Pick<KubeletOptions, 'leaseDurationSeconds' | 'nodeStatusUpdateFrequencyMs' | 'nodeStatusReportFrequencyMs'>;
+  /** Passed to every kubelet (lease duration, status frequencies, the cluster's live settings). */
+  kubelet?: Pick<KubeletOptions, 'leaseDurationSeconds' | 'nodeStatusUpdateFrequencyMs' | 'nodeStatusReportFrequencyMs' | 'settings'>;
 }
 
 export interface NodeState {

@@ -40,10 +40,15 @@ export class ContainerRuntime {
   private lastIP = 1;
   private containerCount = 0;
 
+  /**
+   * @param pullTimeMs The simulated registry's pull time setting: a fixed time for every pull that downloads
+   * layers, or undefined for the time by image size. Read at each pull.
+   */
   constructor(
     private readonly clock: Clock,
     private readonly nodeName: string,
     private readonly podCIDR: string,
+    private readonly pullTimeMs: () => number | undefined = () => undefined,
   ) {
     this.images.set(pauseImage, { normalized: pauseImage, repository: 'registry.k8s.io/pause', imageID: `registry.k8s.io/pause@sha256:${hexDigest(`image:${pauseImage}`)}`, sizeBytes: 320_368 });
   }
@@ -73,7 +78,7 @@ export class ContainerRuntime {
       if (req.cancelled) continue;
       const outcome = resolvePull(req.ref);
       // Layers already in the content store (an earlier pull of the same image) only need the manifest checked.
-      const ms = outcome.ok && this.images.has(outcome.ref.normalized) ? 250 : pullDurationMs(outcome);
+      const ms = outcome.ok && this.images.has(outcome.ref.normalized) ? 250 : outcome.ok ? (this.pullTimeMs() ?? pullDurationMs(outcome)) : pullDurationMs(outcome);
       const startedAt = this.clock.now();
       const timer = this.clock.setTimer(ms, () => {
         this.pulling = undefined;

@@ -12,7 +12,7 @@ import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { nullTraceSink, type TraceSink } from '../../shared/protocol/trace';
 import type { Client } from '../client/client';
 import { EventRecorder } from '../client/record/event-recorder';
-import { SharedInformerFactory } from '../informers/factory';
+import { SharedInformerFactory, type InformerStatus } from '../informers/factory';
 import { DeletedFinalStateUnknown, type HandlerRegistration, type SharedInformer } from '../informers/shared-informer';
 import type { Clock, TimerHandle } from '../sim/clock';
 import type { Rng } from '../sim/rng';
@@ -331,6 +331,11 @@ export class Scheduler {
   /** Which pods wait where (empty when stopped). */
   queueSnapshot(): QueueSnapshot {
     return this.queue?.snapshot() ?? { active: [], backoff: [], unschedulable: [], inFlight: [] };
+  }
+
+  /** Its own informers (none when it was given shared ones, or while stopped): resource, synced, objects. */
+  informerStatus(): InformerStatus[] {
+    return this.ownInformers?.status() ?? [];
   }
 
   /** Where a pod waits: activeQ, backoffQ, unschedulablePods, inFlight, or undefined. */

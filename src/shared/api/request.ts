@@ -79,6 +79,13 @@ export interface ApiRequest {
     continue?: string;
     allowWatchBookmarks?: boolean;
     sendInitialEvents?: boolean;
+    /**
+     * Accept: application/json;as=Table;v=v1;g=meta.k8s.io — get, list and watch answer with a meta.k8s.io/v1
+     * Table (src/control-plane/apiserver/printers/table.ts) printed by the server, as kubectl get asks.
+     */
+    as?: 'Table';
+    /** With as=Table: what each row carries (default Metadata: a PartialObjectMetadata). */
+    includeObject?: 'None' | 'Metadata' | 'Object';
   } & DeleteOptions;
 }
 

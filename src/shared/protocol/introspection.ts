@@ -136,7 +136,7 @@ export interface ClusterSettings {
    * --default-unreachable-toleration-seconds, seconds. Real default 300.
    */
   defaultTolerationSeconds: number;
-  /** How long the simulated registry takes to pull an image, seconds (not a Kubernetes flag). Default 2. */
+  /** How long a simulated image pull takes, seconds (not a Kubernetes flag). Default 0: by image size (~40 MB/s + a manifest round trip). */
   imagePullSeconds: number;
   /** kubelet --node-status-update-frequency, seconds. Real default 10. */
   nodeStatusUpdateFrequencySeconds: number;

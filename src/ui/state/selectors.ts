@@ -29,12 +29,21 @@ export function selectObjectRows(state: AppState): ObjectRow[] {
   if (state.resources === lastResources) return lastRows;
   const rows: ObjectRow[] = [];
   for (const [resourceKey, view] of Object.entries(state.resources) as [string, ResourceObjects][]) {
-    for (const [key, obj] of view.objects) rows.push(toRow(resourceKey, key, obj));
+    for (const [key, obj] of view.objects) rows.push(rowOf(resourceKey, key, obj));
   }
   rows.sort((a, b) => cmp(a.kind, b.kind) || cmp(a.namespace, b.namespace) || cmp(a.name, b.name) || cmp(a.id, b.id));
   lastResources = state.resources;
   lastRows = rows;
   return rows;
+}
+
+// An unchanged object keeps its row (same identity), so memoized table rows skip re-rendering on every batch.
+const rowCache = new WeakMap<KubeObject, ObjectRow>();
+
+function rowOf(resourceKey: string, key: string, obj: KubeObject): ObjectRow {
+  let row = rowCache.get(obj);
+  if (!row || row.resourceKey !== resourceKey) rowCache.set(obj, (row = toRow(resourceKey, key, obj)));
+  return row;
 }
 
 function toRow(resourceKey: string, key: string, obj: KubeObject): ObjectRow {

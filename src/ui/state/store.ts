@@ -2,6 +2,8 @@
 // (selectors.ts) with useAppStore; code outside React uses appStore.getState().
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
+import type { ComponentsSlice } from './components-slice';
+import { createComponentsSlice } from './components-slice';
 import type { EditorSlice } from './editor-slice';
 import { createEditorSlice } from './editor-slice';
 import type { FeedbackSlice } from './feedback-slice';
@@ -15,7 +17,7 @@ import { createTraceSlice } from './trace-slice';
 import type { UiSlice } from './ui-slice';
 import { createUiSlice } from './ui-slice';
 
-export type AppState = ObjectsSlice & SimSlice & FeedbackSlice & UiSlice & TraceSlice & EditorSlice;
+export type AppState = ObjectsSlice & SimSlice & FeedbackSlice & UiSlice & TraceSlice & EditorSlice & ComponentsSlice;
 
 export function createAppStore() {
   return createStore<AppState>()((...a) => ({
@@ -25,6 +27,7 @@ export function createAppStore() {
     ...createUiSlice(...a),
     ...createTraceSlice(...a),
     ...createEditorSlice(...a),
+    ...createComponentsSlice(...a),
   }));
 }
 

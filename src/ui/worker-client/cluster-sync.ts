@@ -4,6 +4,7 @@ import type { ResourceType } from '../../shared/api/resources';
 import type { ProtocolClient } from '../../shared/protocol/client';
 import type { AppStore } from '../state/store';
 import { resourceKey } from '../state/objects-slice';
+import { objectHistory } from '../state/object-history';
 
 /**
  * events.k8s.io/v1 Events are the core v1 Events served at another version; watching both would list every
@@ -24,7 +25,11 @@ export async function syncObjects(client: ProtocolClient, store: AppStore, onErr
     client.watch(
       { verb: 'watch', group: rt.group, version: rt.version, resource: rt.resource },
       {
-        onBatch: (batch) => store.getState().applyBatch(resourceKey(rt.group, rt.resource), batch),
+        onBatch: (batch) => {
+          const key = resourceKey(rt.group, rt.resource);
+          objectHistory.record(key, batch, store.getState().resources[key]?.objects);
+          store.getState().applyBatch(key, batch);
+        },
         onError: (status) => onError(`Watching ${rt.resource} stopped: ${status.message}`),
       },
     ),
@@ -43,6 +48,30 @@ export function pollSim(client: ProtocolClient, store: AppStore, intervalMs = 25
       store.getState().setSim(await client.call('sim/state'));
     } catch {
       // The worker is gone or resetting; the next poll will tell.
+    }
+    if (!stopped) timer = setTimeout(poll, intervalMs);
+  };
+  void poll();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/**
+ * Polls the components' state ('sim/components') for the Control plane view, only while that view is shown;
+ * a failure (an older worker, a reset) leaves the components unknown until an answer comes. Returns a stop function.
+ */
+export function pollComponents(client: ProtocolClient, store: AppStore, intervalMs = 250): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const poll = async () => {
+    if (store.getState().view === 'control-plane') {
+      try {
+        store.getState().setComponents(await client.call('sim/components'));
+      } catch (err) {
+        store.getState().componentsUnavailable(err instanceof Error ? err.message : String(err));
+      }
     }
     if (!stopped) timer = setTimeout(poll, intervalMs);
   };

@@ -4,7 +4,7 @@
 // RuntimeClass, the webhooks and the rest of the default-on list are not simulated yet.
 import type { MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from '../types';
 import { defaultStorageClass } from './default-storage-class';
-import { defaultTolerationSecondsPlugin } from './default-toleration-seconds';
+import { defaultTolerationSecondsPlugin, newDefaultTolerationSecondsPlugin } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { ResourceQuotaAdmission } from './resource-quota';
@@ -15,16 +15,25 @@ export interface AdmissionChain {
   validating: ValidatingAdmissionPlugin[];
 }
 
+/** kube-apiserver admission flags the playground exposes; each is read at every admission (live settings). */
+export interface AdmissionFlags {
+  /** --default-not-ready-toleration-seconds / --default-unreachable-toleration-seconds. Default 300. */
+  defaultTolerationSeconds?: () => number;
+}
+
 /**
  * Both passes, sharing the plugin instances that implement both interfaces (LimitRanger, ServiceAccount).
  * `rng` draws generated names (the kube-api-access-xxxxx volume); pass the cluster's seeded stream.
  */
-export function defaultAdmissionChain(rng?: () => number): AdmissionChain {
+export function defaultAdmissionChain(rng?: () => number, flags: AdmissionFlags = {}): AdmissionChain {
   const limitRanger = new LimitRanger();
   const serviceAccount = new ServiceAccountAdmission(rng);
+  const defaultToleration = flags.defaultTolerationSeconds
+    ? newDefaultTolerationSecondsPlugin(flags.defaultTolerationSeconds)
+    : defaultTolerationSecondsPlugin;
   return {
     // NamespaceLifecycle, LimitRanger, ServiceAccount, DefaultTolerationSeconds, DefaultStorageClass.
-    mutating: [namespaceLifecycle, limitRanger, serviceAccount, defaultTolerationSecondsPlugin, defaultStorageClass],
+    mutating: [namespaceLifecycle, limitRanger, serviceAccount, defaultToleration, defaultStorageClass],
     // LimitRanger, ServiceAccount, ResourceQuota.
     validating: [limitRanger, serviceAccount, new ResourceQuotaAdmission()],
   };

@@ -25,6 +25,7 @@ import { fromStored } from '../storage/object-codec';
 import { parseSelection, selectionMatches } from '../storage/selection';
 import { objectKeyFor } from './guaranteed-update';
 import { getScale } from './scale';
+import { convertToTable } from '../printers/convert';
 
 type Options = NonNullable<ApiRequest['options']>;
 
@@ -40,11 +41,18 @@ export function getHandler(ctx: ResourceContext): ApiResponse<KubeObject> {
   }
   const kv = ctx.server.store.get(key);
   if (!kv) throw newNotFound(ctx.rt, name);
-  return { code: 200, body: fromStored(kv) };
+  return { code: 200, body: asTableIfAsked(ctx, fromStored(kv)) };
 }
 
 export function listHandler(ctx: ResourceContext): ApiResponse<KubeList> {
-  return { code: 200, body: listObjects(ctx, ctx.req.options ?? {}) };
+  return { code: 200, body: asTableIfAsked(ctx, listObjects(ctx, ctx.req.options ?? {})) };
+}
+
+/** as=Table (kubectl get): the server prints the object or list as a meta.k8s.io/v1 Table. */
+function asTableIfAsked<T extends KubeObject | KubeList>(ctx: ResourceContext, body: T): T {
+  const opts = ctx.req.options;
+  if (opts?.as !== 'Table') return body;
+  return convertToTable(ctx.rt, body, { now: ctx.server.clock.now(), reader: ctx.server.reader, includeObject: opts.includeObject }) as unknown as T;
 }
 
 function parseRV(rv: string): number {

@@ -19,6 +19,8 @@ import { parseSelection, selectionMatches } from '../storage/selection';
 import { newInvalid } from '../../../shared/api/status';
 import { fieldErr } from '../../../shared/api/field-errors';
 import { withCause } from '../../trace/trace-bus';
+import { commitCausesOf } from '../../introspection/commit-causes';
+import { tableWatchHandler } from '../printers/convert';
 
 export const InitialEventsAnnotationKey = 'k8s.io/initial-events-end';
 
@@ -36,6 +38,8 @@ let nextWatchId = 1;
 export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[]) => void): ServerWatch {
   const { store, clock, trace } = ctx.server;
   const opts = ctx.req.options ?? {};
+  // as=Table: each object event carries a one-row Table, as kubectl get -w asks.
+  if (opts.as === 'Table') handler = tableWatchHandler(ctx.rt, { now: () => clock.now(), reader: ctx.server.reader, includeObject: opts.includeObject }, handler);
   const selection = parseSelection(opts, ctx.rt, ctx.strategy);
   const prefix = resourcePrefix(ctx.rt, ctx.rt.namespaced ? ctx.namespace : undefined);
   const watchId = `watch-${nextWatchId++}`;
@@ -47,14 +51,20 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
   let lastDelivery = clock.now();
   let lastRevision = store.revision;
 
-  const deliver = (events: WatchEvent[], revision?: number): void => {
+  // Who watches (the page draws the delivery to that component) and which commit each live batch comes from.
+  const user = ctx.user?.username ?? '';
+  const commits = commitCausesOf(store);
+
+  /** cause: the store.commit of a live revision, or the watch request for its initial state. */
+  const deliver = (events: WatchEvent[], revision?: number, cause?: number): void => {
     if (stopped || events.length === 0) return;
     lastDelivery = clock.now();
     const seq = trace.emit({
       kind: TraceKind.WatchDelivery,
       component: 'apiserver',
       requestId: ctx.id,
-      data: { watch: watchId, resource: ctx.rt.resource, group: ctx.rt.group, namespace: ctx.namespace ?? '', count: events.length, revision },
+      ...(cause !== undefined ? { cause } : {}),
+      data: { watch: watchId, resource: ctx.rt.resource, group: ctx.rt.group, namespace: ctx.namespace ?? '', count: events.length, revision, user },
     });
     // What the watcher does with these events (an informer delta, a reconcile) names this delivery as its cause.
     withCause(trace, seq, () => handler(events));
@@ -89,7 +99,7 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
         events.push({ type: WatchEventType.Deleted, object: fromStored(ev.prevKv, batch.revision) });
       }
     }
-    if (events.length > 0) deliver(events, batch.revision);
+    if (events.length > 0) deliver(events, batch.revision, commits?.seqOf(batch.revision));
     else if (bookmarks && clock.now() - lastDelivery >= bookmarkIntervalMs) deliver([bookmark(batch.revision)], batch.revision);
   };
 
@@ -130,7 +140,7 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
     const initial: WatchEvent[] = [];
     for (const kv of range.kvs) if (matches(kv.value)) initial.push({ type: WatchEventType.Added, object: fromStored(kv) });
     if (opts.sendInitialEvents) initial.push(bookmark(startRevision, { [InitialEventsAnnotationKey]: 'true' }));
-    clock.defer(() => deliver(initial, startRevision), `watch ${watchId} initial events`);
+    clock.defer(() => deliver(initial, startRevision, ctx.requestSeq || undefined), `watch ${watchId} initial events`);
   }
 
   try {

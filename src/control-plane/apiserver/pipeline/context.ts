@@ -123,6 +123,12 @@ export function runStage<T>(ctx: RequestContext, stage: Stage, fn: (note: (messa
   return result;
 }
 
+/** A create names its object in the body (a generateName create's name is known only at its response). */
+function nameInBody(body: unknown): string {
+  const name = (body as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
+  return typeof name === 'string' ? name : '';
+}
+
 export function emitRequest(trace: TraceSink, id: string, req: ApiRequest, user: UserInfo | undefined): number {
   return trace.emit({
     kind: TraceKind.ApiRequest,
@@ -134,7 +140,7 @@ export function emitRequest(trace: TraceSink, id: string, req: ApiRequest, user:
       group: req.group,
       version: req.version,
       namespace: req.namespace ?? '',
-      name: req.name ?? '',
+      name: req.name ?? nameInBody(req.body),
       user: user?.username,
       dryRun: !!req.options?.dryRun,
     },

@@ -76,8 +76,11 @@ export interface NodeLifecycleControllerOptions {
   trace?: TraceSink;
   /** Accepted for the common constructor shape; the controller makes no random choices. */
   rng?: Rng;
-  /** --node-monitor-grace-period. Default 40 s (v1.32's default; see issue 4). */
-  nodeMonitorGracePeriodMs?: number;
+  /**
+   * --node-monitor-grace-period. Default 40 s (v1.32's default; see issue 4). A function is read at every
+   * health check, so a changed cluster setting applies from the next monitor pass.
+   */
+  nodeMonitorGracePeriodMs?: number | (() => number);
   /** --node-startup-grace-period: for nodes that never posted a Ready condition. Default 60 s. */
   nodeStartupGracePeriodMs?: number;
   /** --node-monitor-period. Default 5 s. */
@@ -139,7 +142,7 @@ export class NodeLifecycleController {
   private readonly registrations: HandlerRegistration[] = [];
   private readonly cacheSyncs: (() => boolean)[];
 
-  readonly nodeMonitorGracePeriodMs: number;
+  private readonly gracePeriodMs: () => number;
   readonly nodeStartupGracePeriodMs: number;
   readonly nodeMonitorPeriodMs: number;
   readonly largeClusterSizeThreshold: number;
@@ -164,7 +167,8 @@ export class NodeLifecycleController {
     this.clock = options.clock;
     this.trace = options.trace ?? nullTraceSink;
     this.recorder = new EventRecorder({ client: options.client, clock: options.clock, source: { component: NodeControllerEventComponent } });
-    this.nodeMonitorGracePeriodMs = options.nodeMonitorGracePeriodMs ?? 40_000;
+    const grace = options.nodeMonitorGracePeriodMs ?? 40_000;
+    this.gracePeriodMs = typeof grace === 'function' ? grace : () => grace;
     this.nodeStartupGracePeriodMs = options.nodeStartupGracePeriodMs ?? 60_000;
     this.nodeMonitorPeriodMs = options.nodeMonitorPeriodMs ?? 5_000;
     this.largeClusterSizeThreshold = options.largeClusterSizeThreshold ?? 50;
@@ -216,6 +220,11 @@ export class NodeLifecycleController {
 
   get queue(): RateLimitingQueue<string> {
     return this.controller.queue;
+  }
+
+  /** --node-monitor-grace-period now. */
+  get nodeMonitorGracePeriodMs(): number {
+    return this.gracePeriodMs();
   }
 
   /** Starts the workers and, once the caches have synced, the health monitor (at once, then every period). */

@@ -1,6 +1,7 @@
 // Where committed revisions go to survive a reload. The store commits in memory first (synchronously); the
 // persistence writes behind in batched transactions, and whenDurable() tells the worker when it may
 // acknowledge a write to the UI.
+import type { ClusterSettings } from '../../../shared/protocol/introspection';
 import type { KeyValue, RevisionBatch } from '../types';
 
 /** Cluster-wide state saved alongside the objects, atomically with them. */
@@ -10,6 +11,8 @@ export interface ClusterMeta {
   /** Seeded rng state, so the random stream continues. */
   rngState: number;
   seed: number;
+  /** The demo-timing settings (config/cluster-settings.ts); absent in clusters saved before they existed. */
+  settings?: Partial<ClusterSettings>;
   [extra: string]: unknown;
 }
 

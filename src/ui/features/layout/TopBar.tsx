@@ -1,6 +1,7 @@
 // The top bar: cluster name, simulated time and its controls, the acting user, theme, presentation, reset.
 import { useEffect, useState } from 'react';
 import { ResetButton } from '../cluster/ResetButton';
+import { ClusterSettingsButton } from '../settings/ClusterSettingsDialog';
 import { SimControls } from '../sim/SimControls';
 import type { Theme } from '../../state/ui-slice';
 import { selectPresentation, selectTheme } from '../../state/selectors';
@@ -46,6 +47,7 @@ export function TopBar() {
       <button type="button" aria-pressed={presentation} onClick={() => appStore.getState().setPresentation(!presentation)}>
         Presentation mode
       </button>
+      <ClusterSettingsButton />
       <ResetButton />
     </header>
   );

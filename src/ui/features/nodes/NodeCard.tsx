@@ -8,12 +8,13 @@ import {
   isCordoned,
   nodeAllocatable,
   nodeReadiness,
+  nodeStatusText,
   nodeTaints,
   nodeZone,
   requestedOnNode,
 } from './node-model';
 import { selectNode, selectPodsOnNode } from './node-selectors';
-import { PodChip } from './PodChip';
+import { PodChipList } from './PodChipList';
 import { ResourceBar } from './ResourceBar';
 import type { KubeletState, NodeActions } from './use-node-actions';
 import { drainCommand } from './use-node-actions';
@@ -38,7 +39,8 @@ export const NodeCard = memo(function NodeCard({ name, kubelet, actions }: Props
   const cordoned = isCordoned(node);
   const zone = nodeZone(node);
   const taints = nodeTaints(node);
-  const conditions = abnormalConditions(node).filter((c) => c.type !== 'Ready');
+  const status = nodeStatusText(node);
+  const conditions = abnormalConditions(node);
   const allocatable = nodeAllocatable(node);
   const partitioned = kubelet === 'partitioned';
 
@@ -55,8 +57,8 @@ export const NodeCard = memo(function NodeCard({ name, kubelet, actions }: Props
     <section className="node-card" role="region" aria-label={`Node ${name}`} data-ready={readiness}>
       <header className="node-head">
         <h3 className="node-name">{name}</h3>
-        <span className="badge" data-ready={readiness} aria-label={`Status ${readiness}`}>
-          {readiness}
+        <span className="badge" data-ready={readiness} aria-label={`Status ${status}`}>
+          {status}
         </span>
         {cordoned && <span className="badge badge-cordoned">SchedulingDisabled</span>}
         {kubelet && (
@@ -91,8 +93,7 @@ export const NodeCard = memo(function NodeCard({ name, kubelet, actions }: Props
               <ul className="conditions" aria-label={`Conditions of ${name}`}>
                 {conditions.map((c) => (
                   <li key={c.type} title={c.message}>
-                    {c.type}={c.status}
-                    {c.reason ? ` (${c.reason})` : ''}
+                    {`${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`}
                   </li>
                 ))}
               </ul>
@@ -105,11 +106,7 @@ export const NodeCard = memo(function NodeCard({ name, kubelet, actions }: Props
         <ResourceBar label="memory" node={name} requested={requested.memoryBytes} allocatable={allocatable.memoryBytes} format={formatMemory} />
         <ResourceBar label="pods" node={name} requested={requested.pods} allocatable={allocatable.pods} format={formatCount} />
       </div>
-      <ul className="pod-chips" aria-label={`Pods on ${name}`}>
-        {pods.map((pod) => (
-          <PodChip key={pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`} pod={pod} />
-        ))}
-      </ul>
+      <PodChipList pods={pods} label={`Pods on ${name}`} />
       <div className="node-actions">
         <button type="button" className="node-button" aria-label={`Kill ${name}`} disabled={busy !== undefined || kubelet === 'stopped'} onClick={() => run('kill', () => actions.fault({ kind: 'kill-node', node: name }))}>
           Kill

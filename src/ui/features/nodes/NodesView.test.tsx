@@ -71,4 +71,55 @@ describe('NodesView', () => {
     const trayStart = html.indexOf('aria-label="Unscheduled pods"');
     expect(html.slice(trayStart)).toContain('default/huge');
   });
+
+  it('shows a killed node turn NotReady with Unknown conditions and the unreachable taints, its pods still there', async () => {
+    h = await createHeadlessCluster({ seed: 5 });
+    const { cluster } = h;
+    cluster.runUntil(() => cluster.client.nodes.list().items.length === 3 && cluster.client.serviceAccounts.list({ namespace: 'default' }).items.length === 1, 10_000);
+    cluster.client.pods.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '500m' } } }] },
+    });
+    cluster.runUntil(() => cluster.client.pods.get('web', { namespace: 'default' }).status?.phase === 'Running', 60_000);
+    const host = cluster.client.pods.get('web', { namespace: 'default' }).spec!.nodeName!;
+
+    const render = () => {
+      load('nodes', cluster.client.nodes.list().items as KubeObject[]);
+      load('pods', cluster.client.pods.list({ namespace: 'default' }).items as KubeObject[]);
+      vi.spyOn(appStore, 'getInitialState').mockImplementation(() => appStore.getState());
+      const html = renderToString(createElement(ClientContext.Provider, { value: h!.client }, createElement(NodesView)));
+      const start = html.indexOf(`aria-label="Node ${host}"`);
+      return html.slice(start, html.indexOf('</section>', start));
+    };
+
+    const healthy = render();
+    expect(healthy).toContain('aria-label="Status Ready"');
+    expect(healthy).not.toContain('node.kubernetes.io/unreachable');
+    // The chip is a button named after its pod; the bar counts its request.
+    expect(healthy).toMatch(/<button type="button" class="pod-chip" data-state="Running" title="Pod default\/web: Running" aria-label="Pod default\/web: Running"/);
+    expect(healthy).toContain('500m of ');
+
+    cluster.nodes.kill(host);
+    // Past node-monitor-grace-period the node lifecycle controller gives up on the kubelet.
+    cluster.runUntil(() => (cluster.client.nodes.get(host).spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'), 120_000);
+    const killed = render();
+    expect(killed).toContain('aria-label="Status NotReady"');
+    expect(killed).toContain('Ready=Unknown (NodeStatusUnknown)');
+    expect(killed).toContain('node.kubernetes.io/unreachable:NoSchedule');
+    expect(killed).toContain('node.kubernetes.io/unreachable:NoExecute');
+    expect(killed).toContain('aria-label="Pod default/web: ');
+    expect(killed).toContain('500m of ');
+  });
+
+  it('has a legend of the chip colours', async () => {
+    h = await createHeadlessCluster({ seed: 3 });
+    vi.spyOn(appStore, 'getInitialState').mockImplementation(() => appStore.getState());
+    const html = renderToString(createElement(ClientContext.Provider, { value: h.client }, createElement(NodesView)));
+    const legend = html.slice(html.indexOf('aria-label="Pod chip colours"'));
+    for (const state of ['Running', 'NotReady', 'Pending', 'CrashLoopBackOff', 'ImagePullBackOff', 'Succeeded', 'Failed', 'Terminating']) {
+      expect(legend).toContain(`data-state="${state}"`);
+    }
+  });
 });

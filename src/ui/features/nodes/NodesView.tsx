@@ -5,8 +5,9 @@ import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../../state/store';
 import { useClient } from '../../worker-client/context';
 import { NodeCard } from './NodeCard';
+import { PodChipState } from './node-model';
 import { selectNodeNames, selectUnscheduledPods } from './node-selectors';
-import { PodChip } from './PodChip';
+import { PodChipList } from './PodChipList';
 import type { LogLine } from './use-node-actions';
 import { kubeletState, useNodeActions } from './use-node-actions';
 import './nodes.css';
@@ -18,16 +19,34 @@ const UnscheduledTray = memo(function UnscheduledTray() {
       <h3>
         Unscheduled <span className="count">({pods.length})</span>
       </h3>
-      {pods.length === 0 ? (
-        <p className="muted">Every pod is bound to a node.</p>
-      ) : (
-        <ul className="pod-chips" aria-label="Unscheduled pods list">
-          {pods.map((pod) => (
-            <PodChip key={pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`} pod={pod} />
-          ))}
-        </ul>
-      )}
+      {pods.length === 0 && <p className="muted">Every pod is bound to a node.</p>}
+      <PodChipList pods={pods} label="Unscheduled pods list" />
     </section>
+  );
+});
+
+/** What each chip colour means, in the chips' own vocabulary (their accessible names end with the same word). */
+const legend: { state: PodChipState; meaning: string }[] = [
+  { state: PodChipState.Running, meaning: 'Running, ready' },
+  { state: PodChipState.NotReady, meaning: 'Running, not ready' },
+  { state: PodChipState.Pending, meaning: 'Pending' },
+  { state: PodChipState.CrashLoopBackOff, meaning: 'CrashLoopBackOff' },
+  { state: PodChipState.ImagePullBackOff, meaning: 'ImagePullBackOff' },
+  { state: PodChipState.Succeeded, meaning: 'Succeeded' },
+  { state: PodChipState.Failed, meaning: 'Failed' },
+  { state: PodChipState.Terminating, meaning: 'Terminating' },
+];
+
+const PodLegend = memo(function PodLegend() {
+  return (
+    <ul className="pod-legend" aria-label="Pod chip colours">
+      {legend.map(({ state, meaning }) => (
+        <li key={state}>
+          <span className="pod-chip" data-state={state} aria-hidden="true" />
+          {meaning}
+        </li>
+      ))}
+    </ul>
   );
 });
 
@@ -92,6 +111,7 @@ export const NodesView = memo(function NodesView() {
           </button>
         )}
       </div>
+      <PodLegend />
       {names.length === 0 ? (
         <p className="muted">No nodes yet.</p>
       ) : (

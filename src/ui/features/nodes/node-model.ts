@@ -55,6 +55,13 @@ export function nodeReadiness(node: KubeObject): NodeReadiness {
   return NodeReadiness.Unknown;
 }
 
+/** kubectl get nodes' STATUS without ",SchedulingDisabled": NotReady for a Ready condition False or Unknown. */
+export function nodeStatusText(node: KubeObject): 'Ready' | 'NotReady' | 'Unknown' {
+  const ready = asNode(node).status?.conditions?.find((c) => c.type === 'Ready');
+  if (!ready) return 'Unknown';
+  return ready.status === 'True' ? 'Ready' : 'NotReady';
+}
+
 export function isCordoned(node: KubeObject): boolean {
   return asNode(node).spec?.unschedulable === true;
 }

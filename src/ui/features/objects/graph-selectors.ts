@@ -1,19 +1,41 @@
-// Store selectors for the Objects graph: the structure is recomputed on every batch but keeps its identity while
-// only statuses change, so the layout (and React Flow's node list) is rebuilt only when ids or edges change.
+// Store selectors for the Objects graph. The structure is rebuilt only when a resource the graph shows changed
+// (not on Events or Leases) and keeps its identity while only statuses change, so the layout and React Flow's
+// lists are rebuilt only when ids or edges change; each node reads its own object.
 import type { KubeObject } from '../../../shared/api/types';
 import type { ResourceObjects } from '../../state/objects-slice';
 import type { AppState } from '../../state/store';
+import type { PodChipState } from '../nodes/node-model';
+import { podChipState } from '../nodes/node-model';
 import type { GraphInput, ObjectGraph } from './object-graph';
 import { buildObjectGraph } from './object-graph';
 
-/** A fresh selector per view instance (it caches on the namespace it was made for). */
-export function makeSelectObjectGraph(namespace: string): (s: AppState) => ObjectGraph {
-  let lastResources: AppState['resources'] | undefined;
+/** The resources (store keys) whose objects the graph can show. */
+export const graphResourceKeys: readonly string[] = [
+  'apps/deployments',
+  'batch/cronjobs',
+  'apps/replicasets',
+  '/replicationcontrollers',
+  'apps/statefulsets',
+  'apps/daemonsets',
+  'batch/jobs',
+  '/services',
+  '/pods',
+  '/nodes',
+  '/configmaps',
+  '/secrets',
+  '/persistentvolumeclaims',
+  '/persistentvolumes',
+];
+
+/** A fresh selector per view instance, for one namespace (or AllNamespaces) and set of expanded owners. */
+export function makeSelectObjectGraph(namespace: string, expanded: ReadonlySet<string>): (s: AppState) => ObjectGraph {
+  let lastMaps: (ReadonlyMap<string, KubeObject> | undefined)[] = [];
   let last: ObjectGraph | undefined;
   return (s) => {
-    if (last && s.resources === lastResources) return last;
-    const next = buildObjectGraph(graphInputs(s.resources), namespace);
-    lastResources = s.resources;
+    const maps = graphResourceKeys.map((k) => s.resources[k]?.objects);
+    if (last && maps.every((m, i) => m === lastMaps[i])) return last;
+    lastMaps = maps;
+    const next = buildObjectGraph(graphInputs(s.resources), namespace, { expanded });
     if (!last || last.signature !== next.signature) last = next;
     return last;
   };
@@ -21,8 +43,9 @@ export function makeSelectObjectGraph(namespace: string): (s: AppState) => Objec
 
 function graphInputs(resources: AppState['resources']): GraphInput[] {
   const inputs: GraphInput[] = [];
-  for (const [resourceKey, view] of Object.entries(resources) as [string, ResourceObjects][]) {
-    for (const [key, obj] of view.objects) inputs.push({ id: `${resourceKey}|${key}`, obj });
+  for (const resourceKey of graphResourceKeys) {
+    const view: ResourceObjects | undefined = resources[resourceKey];
+    for (const [key, obj] of view?.objects ?? []) inputs.push({ id: `${resourceKey}|${key}`, obj });
   }
   return inputs;
 }
@@ -34,14 +57,61 @@ export function objectById(s: AppState, id: string): KubeObject | undefined {
 }
 
 /** The namespaces to offer in the filter: those the cluster has, and "default" always. */
-let lastNsResources: AppState['resources'] | undefined;
+let lastNsMap: ReadonlyMap<string, KubeObject> | undefined;
 let lastNamespaces: string[] = ['default'];
 export function selectNamespaceNames(s: AppState): string[] {
-  if (s.resources === lastNsResources) return lastNamespaces;
-  lastNsResources = s.resources;
+  const map = s.resources['/namespaces']?.objects;
+  if (map === lastNsMap) return lastNamespaces;
+  lastNsMap = map;
   const names = new Set(['default']);
-  for (const obj of s.resources['/namespaces']?.objects.values() ?? []) if (obj.metadata.name) names.add(obj.metadata.name);
+  for (const obj of map?.values() ?? []) if (obj.metadata.name) names.add(obj.metadata.name);
   const next = [...names].sort();
   if (next.join(',') !== lastNamespaces.join(',')) lastNamespaces = next;
   return lastNamespaces;
+}
+
+/** The order a pod group lists its counts in. */
+export const groupStateOrder: readonly PodChipState[] = ['Running', 'NotReady', 'Pending', 'ImagePullBackOff', 'CrashLoopBackOff', 'Failed', 'Succeeded', 'Terminating'];
+
+let lastPodsMap: ReadonlyMap<string, KubeObject> | undefined;
+let lastCounts = new Map<string, string>();
+
+/**
+ * The pods a controller (by uid) owns, counted by chip state, as a stable string "Running=480,Pending=20" (so a
+ * group node re-renders only when a count changed); '' when it owns none.
+ */
+export function selectPodCountsOfOwner(s: AppState, ownerUid: string): string {
+  const map = s.resources['/pods']?.objects;
+  if (map !== lastPodsMap) {
+    lastPodsMap = map;
+    const counts = new Map<string, Map<PodChipState, number>>();
+    for (const pod of map?.values() ?? []) {
+      const refs = pod.metadata.ownerReferences ?? [];
+      const ref = refs.find((r) => r.controller) ?? refs[0];
+      if (!ref) continue;
+      let byState = counts.get(ref.uid);
+      if (!byState) counts.set(ref.uid, (byState = new Map()));
+      const state = podChipState(pod);
+      byState.set(state, (byState.get(state) ?? 0) + 1);
+    }
+    lastCounts = new Map(
+      [...counts].map(([uid, byState]) => [
+        uid,
+        groupStateOrder
+          .filter((st) => byState.has(st))
+          .map((st) => `${st}=${byState.get(st)}`)
+          .join(','),
+      ]),
+    );
+  }
+  return lastCounts.get(ownerUid) ?? '';
+}
+
+/** "Running=480,Pending=20" → [['Running', 480], ['Pending', 20]]. */
+export function parsePodCounts(counts: string): [PodChipState, number][] {
+  if (!counts) return [];
+  return counts.split(',').map((part) => {
+    const [state, n] = part.split('=');
+    return [state as PodChipState, Number(n)];
+  });
 }

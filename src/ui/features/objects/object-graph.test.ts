@@ -1,76 +1,148 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/api/types';
-import type { GraphInput } from './object-graph';
-import { buildObjectGraph, podGroupThreshold } from './object-graph';
-import { layoutObjectGraph } from './graph-layout';
+import type { HeadlessCluster } from '../../../worker/headless';
+import { createHeadlessCluster } from '../../../worker/headless';
+import type { GraphInput, ObjectGraph } from './object-graph';
+import { AllNamespaces, buildObjectGraph, EdgeKind, graphColumns, objectTitle, podGroupId, podGroupThreshold } from './object-graph';
 
 const resourceOf: Record<string, string> = {
   Deployment: 'apps/deployments',
   ReplicaSet: 'apps/replicasets',
+  StatefulSet: 'apps/statefulsets',
+  Job: 'batch/jobs',
+  CronJob: 'batch/cronjobs',
   Pod: '/pods',
   Service: '/services',
   ConfigMap: '/configmaps',
   Secret: '/secrets',
   Node: '/nodes',
   PersistentVolumeClaim: '/persistentvolumeclaims',
+  PersistentVolume: '/persistentvolumes',
   Namespace: '/namespaces',
 };
+const clusterKinds = new Set(['Node', 'Namespace', 'PersistentVolume']);
 
-function input(kind: string, name: string, extra: Partial<KubeObject> & Record<string, unknown> = {}, namespace: string | undefined = 'default'): GraphInput {
-  const cluster = kind === 'Node' || kind === 'Namespace';
+function input(kind: string, name: string, extra: Partial<KubeObject> & Record<string, unknown> = {}, namespace = 'default'): GraphInput {
+  const cluster = clusterKinds.has(kind);
   const obj = {
     apiVersion: 'v1',
     kind,
     ...extra,
-    metadata: { name, uid: `uid-${kind}-${name}`, ...(cluster ? {} : { namespace }), ...(extra.metadata ?? {}) },
+    metadata: { name, uid: `uid-${kind}-${cluster ? '' : namespace}-${name}`, ...(cluster ? {} : { namespace }), ...(extra.metadata ?? {}) },
   } as KubeObject;
   return { id: `${resourceOf[kind]}|${cluster ? name : `${namespace}/${name}`}`, obj };
 }
 
-const owned = (kind: string, name: string) => ({ ownerReferences: [{ apiVersion: 'apps/v1', kind, name, uid: `uid-${kind}-${name}`, controller: true }] });
+const ownedBy = (owner: GraphInput) => ({
+  ownerReferences: [{ apiVersion: owner.obj.apiVersion, kind: owner.obj.kind, name: owner.obj.metadata.name!, uid: owner.obj.metadata.uid!, controller: true }],
+});
+
+const pairs = (g: ObjectGraph) => g.edges.map((e) => `${e.source} -${e.kind}-> ${e.target}`).sort();
 
 describe('buildObjectGraph', () => {
   const deployment = input('Deployment', 'web');
-  const rs = input('ReplicaSet', 'web-abc', { metadata: { name: 'web-abc', ...owned('Deployment', 'web') } });
+  const rs = input('ReplicaSet', 'web-abc', { metadata: { name: 'web-abc', ...ownedBy(deployment) } });
+  const node = input('Node', 'node-1');
+  const cfg = input('ConfigMap', 'cfg');
+  const envCfg = input('ConfigMap', 'env-cfg');
+  const projectedCfg = input('ConfigMap', 'projected-cfg');
+  const secret = input('Secret', 'creds');
+  const keySecret = input('Secret', 'key');
+  const projectedSecret = input('Secret', 'projected-secret');
+  const pullSecret = input('Secret', 'registry');
+  const pvc = input('PersistentVolumeClaim', 'data', { spec: { volumeName: 'pv-data' } });
+  const pv = input('PersistentVolume', 'pv-data', { spec: { claimRef: { namespace: 'default', name: 'data' } } });
   const pod = input('Pod', 'web-abc-1', {
-    metadata: { name: 'web-abc-1', labels: { app: 'web' }, ...owned('ReplicaSet', 'web-abc') },
+    metadata: { name: 'web-abc-1', labels: { app: 'web' }, ...ownedBy(rs) },
     spec: {
       nodeName: 'node-1',
-      containers: [{ name: 'c', envFrom: [{ configMapRef: { name: 'cfg' } }, { secretRef: { name: 'creds' } }] }],
-      volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }],
+      imagePullSecrets: [{ name: 'registry' }],
+      initContainers: [{ name: 'init', env: [{ name: 'K', valueFrom: { secretKeyRef: { name: 'key', key: 'k' } } }] }],
+      containers: [
+        {
+          name: 'c',
+          envFrom: [{ configMapRef: { name: 'cfg' } }, { secretRef: { name: 'creds' } }],
+          env: [{ name: 'A', valueFrom: { configMapKeyRef: { name: 'env-cfg', key: 'a' } } }, { name: 'B', value: 'b' }],
+        },
+      ],
+      volumes: [
+        { name: 'data', persistentVolumeClaim: { claimName: 'data' } },
+        { name: 'all', projected: { sources: [{ configMap: { name: 'projected-cfg' } }, { secret: { name: 'projected-secret' } }, { serviceAccountToken: { path: 't' } }] } },
+      ],
     },
   });
   const other = input('Pod', 'lonely', { metadata: { name: 'lonely', labels: { app: 'other' } } });
   const svc = input('Service', 'web', { spec: { selector: { app: 'web' } } });
-  const node = input('Node', 'node-1');
-  const cfg = input('ConfigMap', 'cfg');
-  const secret = input('Secret', 'creds');
-  const pvc = input('PersistentVolumeClaim', 'data');
   const ns = input('Namespace', 'default');
   const elsewhere = input('ConfigMap', 'cfg', {}, 'kube-system');
-  const all = [deployment, rs, pod, other, svc, node, cfg, secret, pvc, ns, elsewhere];
+  const elsewherePv = input('PersistentVolume', 'pv-other', { spec: { claimRef: { namespace: 'team-a', name: 'x' } } });
+  const all = [deployment, rs, pod, other, svc, node, cfg, envCfg, projectedCfg, secret, keySecret, projectedSecret, pullSecret, pvc, pv, ns, elsewhere, elsewherePv];
 
-  it('shows the workload kinds of the namespace and the Nodes, not Namespaces or other namespaces', () => {
+  it("shows the namespace's workload kinds, the Nodes and its volumes, not Namespaces or other namespaces' objects", () => {
     const g = buildObjectGraph(all, 'default');
     expect(g.nodes.map((n) => n.id).sort()).toEqual(
-      [deployment, rs, pod, other, svc, node, cfg, secret, pvc].map((i) => i.id).sort(),
+      [deployment, rs, pod, other, svc, node, cfg, envCfg, projectedCfg, secret, keySecret, projectedSecret, pullSecret, pvc, pv].map((i) => i.id).sort(),
     );
-    expect(g.nodes.find((n) => n.id === rs.id)).toMatchObject({ type: 'object', kind: 'ReplicaSet', name: 'web-abc' });
+    expect(g.nodes.find((n) => n.id === rs.id)).toEqual({ id: rs.id, type: 'object', kind: 'ReplicaSet', name: 'web-abc', namespace: 'default', column: graphColumns.ReplicaSet });
   });
 
-  it('links owners to dependents, a Service to the pods it selects, a Pod to its Node and what it mounts or imports', () => {
+  it('shows every namespace with "All namespaces"', () => {
+    const g = buildObjectGraph(all, AllNamespaces);
+    expect(g.nodes.map((n) => n.id)).toContain(elsewhere.id);
+    expect(g.nodes.map((n) => n.id)).toContain(elsewherePv.id);
+    expect(g.nodes.map((n) => n.id)).not.toContain(ns.id);
+  });
+
+  it('links owners, selected pods, the node, everything a pod imports or mounts, and a claim to its volume', () => {
     const g = buildObjectGraph(all, 'default');
-    const pairs = g.edges.map((e) => `${e.source} -> ${e.target}`).sort();
-    expect(pairs).toEqual(
+    expect(pairs(g)).toEqual(
       [
-        `${deployment.id} -> ${rs.id}`,
-        `${rs.id} -> ${pod.id}`,
-        `${svc.id} -> ${pod.id}`,
-        `${pod.id} -> ${node.id}`,
-        `${pod.id} -> ${cfg.id}`,
-        `${pod.id} -> ${secret.id}`,
-        `${pod.id} -> ${pvc.id}`,
+        `${deployment.id} -owns-> ${rs.id}`,
+        `${rs.id} -owns-> ${pod.id}`,
+        `${svc.id} -selects-> ${pod.id}`,
+        `${pod.id} -runs on-> ${node.id}`,
+        `${pod.id} -uses-> ${cfg.id}`,
+        `${pod.id} -uses-> ${envCfg.id}`,
+        `${pod.id} -uses-> ${secret.id}`,
+        `${pod.id} -uses-> ${keySecret.id}`,
+        `${pod.id} -uses-> ${pullSecret.id}`,
+        `${pod.id} -mounts-> ${projectedCfg.id}`,
+        `${pod.id} -mounts-> ${projectedSecret.id}`,
+        `${pod.id} -mounts-> ${pvc.id}`,
+        `${pvc.id} -is bound to-> ${pv.id}`,
       ].sort(),
+    );
+  });
+
+  it('links a volume pre-bound by its claimRef to the claim before the claim names it', () => {
+    const unboundClaim = input('PersistentVolumeClaim', 'data', { spec: {} });
+    const g = buildObjectGraph([unboundClaim, pv], 'default');
+    expect(g.edges).toEqual([{ id: `${unboundClaim.id}->${pv.id}`, source: unboundClaim.id, target: pv.id, kind: EdgeKind.BoundTo }]);
+  });
+
+  it('resolves names within the pod\'s own namespace when every namespace is shown', () => {
+    const otherPod = input('Pod', 'p', { spec: { containers: [{ name: 'c', envFrom: [{ configMapRef: { name: 'cfg' } }] }] } }, 'kube-system');
+    const g = buildObjectGraph([cfg, elsewhere, otherPod], AllNamespaces);
+    expect(pairs(g)).toEqual([`${otherPod.id} -uses-> ${elsewhere.id}`]);
+    expect(objectTitle(g.nodes.find((n) => n.id === elsewhere.id)!, true)).toBe('ConfigMap kube-system/cfg');
+    expect(objectTitle(g.nodes.find((n) => n.id === elsewhere.id)!, false)).toBe('ConfigMap cfg');
+  });
+
+  it('links owners of any kind: CronJob → Job → Pod, StatefulSet → Pod', () => {
+    const cronJob = input('CronJob', 'tick');
+    const job = input('Job', 'tick-1', { metadata: { name: 'tick-1', ...ownedBy(cronJob) } });
+    const jobPod = input('Pod', 'tick-1-x', { metadata: { name: 'tick-1-x', ...ownedBy(job) } });
+    const sts = input('StatefulSet', 'db');
+    const stsPod = input('Pod', 'db-0', { metadata: { name: 'db-0', ...ownedBy(sts) } });
+    const g = buildObjectGraph([cronJob, job, jobPod, sts, stsPod], 'default');
+    expect(pairs(g)).toEqual([`${cronJob.id} -owns-> ${job.id}`, `${job.id} -owns-> ${jobPod.id}`, `${sts.id} -owns-> ${stsPod.id}`].sort());
+    expect(g.nodes.map((n) => [n.kind, n.column])).toEqual(
+      expect.arrayContaining([
+        ['CronJob', 0],
+        ['Job', 1],
+        ['StatefulSet', 1],
+        ['Pod', 2],
+      ]),
     );
   });
 
@@ -81,34 +153,102 @@ describe('buildObjectGraph', () => {
     expect(buildObjectGraph(all.filter((i) => i !== other), 'default').signature).not.toBe(a.signature);
   });
 
-  it(`groups the pods of a ReplicaSet with more than ${podGroupThreshold} into one "N pods" node with merged edges`, () => {
-    const pods = Array.from({ length: podGroupThreshold + 1 }, (_, i) =>
-      input('Pod', `web-abc-${i}`, { metadata: { name: `web-abc-${i}`, labels: { app: 'web' }, ...owned('ReplicaSet', 'web-abc') }, spec: { nodeName: 'node-1' } }),
+  const manyPods = (owner: GraphInput, n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      input('Pod', `${owner.obj.metadata.name}-${i}`, { metadata: { name: `${owner.obj.metadata.name}-${i}`, labels: { app: 'web' }, ...ownedBy(owner) }, spec: { nodeName: 'node-1' } }),
     );
+
+  it(`groups the pods of an owner with more than ${podGroupThreshold} into one node with merged edges`, () => {
+    const pods = manyPods(rs, podGroupThreshold + 1);
     const g = buildObjectGraph([deployment, rs, svc, node, ...pods], 'default');
-    const group = g.nodes.find((n) => n.type === 'pods');
-    expect(group).toEqual({ id: `pods:${rs.id}`, type: 'pods', kind: 'Pod', name: `${podGroupThreshold + 1} pods`, count: podGroupThreshold + 1 });
+    const group = g.nodes.find((n) => n.type === 'pods')!;
+    expect(group).toEqual({
+      id: podGroupId(rs.id),
+      type: 'pods',
+      kind: 'Pod',
+      name: 'pods of web-abc',
+      namespace: 'default',
+      column: graphColumns.Pod,
+      owner: { id: rs.id, uid: rs.obj.metadata.uid, kind: 'ReplicaSet', name: 'web-abc' },
+    });
     expect(g.nodes.filter((n) => n.kind === 'Pod')).toHaveLength(1);
-    expect(g.edges.map((e) => `${e.source} -> ${e.target}`).sort()).toEqual(
-      [`${deployment.id} -> ${rs.id}`, `${rs.id} -> ${group!.id}`, `${svc.id} -> ${group!.id}`, `${group!.id} -> ${node.id}`].sort(),
-    );
+    expect(pairs(g)).toEqual([`${deployment.id} -owns-> ${rs.id}`, `${rs.id} -owns-> ${group.id}`, `${svc.id} -selects-> ${group.id}`, `${group.id} -runs on-> ${node.id}`].sort());
+    // A 500-pod Job is one node too.
+    const job = input('Job', 'batch');
+    expect(buildObjectGraph([job, ...manyPods(job, 500)], 'default').nodes.map((n) => n.id)).toEqual([podGroupId(job.id), job.id]);
   });
 
-  it(`does not group a ReplicaSet with exactly ${podGroupThreshold} pods`, () => {
-    const pods = Array.from({ length: podGroupThreshold }, (_, i) =>
-      input('Pod', `web-abc-${i}`, { metadata: { name: `web-abc-${i}`, ...owned('ReplicaSet', 'web-abc') } }),
-    );
-    const g = buildObjectGraph([rs, ...pods], 'default');
+  it('shows the pods of an expanded owner one by one and marks the owner expanded', () => {
+    const pods = manyPods(rs, podGroupThreshold + 1);
+    const g = buildObjectGraph([rs, ...pods], 'default', { expanded: new Set([rs.id]) });
+    expect(g.nodes.filter((n) => n.type === 'pods')).toHaveLength(0);
+    expect(g.nodes.filter((n) => n.kind === 'Pod')).toHaveLength(podGroupThreshold + 1);
+    expect(g.nodes.find((n) => n.id === rs.id)?.expanded).toBe(true);
+    expect(g.signature).not.toBe(buildObjectGraph([rs, ...pods], 'default').signature);
+  });
+
+  it(`does not group an owner with exactly ${podGroupThreshold} pods`, () => {
+    const g = buildObjectGraph([rs, ...manyPods(rs, podGroupThreshold)], 'default');
     expect(g.nodes.filter((n) => n.type === 'pods')).toHaveLength(0);
     expect(g.nodes.filter((n) => n.kind === 'Pod')).toHaveLength(podGroupThreshold);
   });
 });
 
-describe('layoutObjectGraph', () => {
-  it('places owners left of their dependents', () => {
-    const nodes = ['a', 'b', 'c'].map((id) => ({ id, type: 'object' as const, kind: 'Pod', name: id }));
-    const positions = layoutObjectGraph({ nodes, edges: [{ id: 'a->b', source: 'a', target: 'b' }, { id: 'b->c', source: 'b', target: 'c' }] });
-    expect(positions.get('a')!.x).toBeLessThan(positions.get('b')!.x);
-    expect(positions.get('b')!.x).toBeLessThan(positions.get('c')!.x);
+describe('buildObjectGraph over the workload controllers, as they really run', () => {
+  let h: HeadlessCluster | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('links StatefulSet → Pods, DaemonSet → Pods, CronJob → Job → Pod, a Pod → its PVC, and each Pod → its Node', async () => {
+    h = await createHeadlessCluster({ seed: 4 });
+    const { cluster } = h;
+    cluster.runUntil(() => cluster.client.serviceAccounts.list({ namespace: 'default' }).items.length === 1, 10_000);
+    const meta = (name: string) => ({ name, namespace: 'default' });
+    const template = (app: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx:1.14.2' }] } });
+    cluster.client.persistentVolumeClaims.create({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: meta('data'), spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    cluster.client.statefulSets.create({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: meta('db'),
+      spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db') },
+    });
+    // A pod of its own that mounts the claim (bound or not, the edge is drawn).
+    cluster.client.pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: meta('user'), spec: { ...template('user').spec, volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } });
+    cluster.client.daemonSets.create({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: meta('agent'), spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') } });
+    cluster.client.cronJobs.create({
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: meta('tick'),
+      spec: { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 600'] }] } } } } },
+    });
+    const pods = () => cluster.client.pods.list({ namespace: 'default' }).items;
+    const scheduled = () => pods().filter((p) => p.spec?.nodeName && p.metadata.name !== 'user').length;
+    expect(cluster.runUntil(() => scheduled() === 2 + 3 + 1, 180_000)).toBe(true);
+
+    const items: [string, KubeObject[]][] = [
+      ['apps/statefulsets', cluster.client.statefulSets.list().items as KubeObject[]],
+      ['apps/daemonsets', cluster.client.daemonSets.list().items as KubeObject[]],
+      ['batch/cronjobs', cluster.client.cronJobs.list().items as KubeObject[]],
+      ['batch/jobs', cluster.client.jobs.list().items as KubeObject[]],
+      ['/pods', pods() as KubeObject[]],
+      ['/persistentvolumeclaims', cluster.client.persistentVolumeClaims.list().items as KubeObject[]],
+      ['/nodes', cluster.client.nodes.list().items as KubeObject[]],
+    ];
+    const inputs = items.flatMap(([resource, list]) => list.map((obj) => ({ id: `${resource}|${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata.name}`, obj })));
+    const g = buildObjectGraph(inputs, 'default');
+    const title = (id: string) => {
+      const n = g.nodes.find((x) => x.id === id)!;
+      return `${n.kind}${n.kind === 'Pod' || n.kind === 'Job' || n.kind === 'Node' ? '' : ` ${n.name}`}`;
+    };
+    const described = g.edges.map((e) => `${title(e.source)} ${e.kind} ${title(e.target)}`);
+    const count = (line: string) => described.filter((d) => d === line).length;
+    expect(count('StatefulSet db owns Pod')).toBe(2);
+    expect(count('DaemonSet agent owns Pod')).toBe(3);
+    expect(count('CronJob tick owns Job')).toBe(1);
+    expect(count('Job owns Pod')).toBe(1);
+    expect(count('Pod mounts PersistentVolumeClaim data')).toBe(1);
+    expect(count('Pod runs on Node')).toBe(6);
   });
 });

@@ -1,24 +1,36 @@
 // The Objects graph as data: which API objects are nodes and how they are linked (owner → dependent,
-// Service → Pods, Pod → Node, Pod → ConfigMap/Secret/PVC). Pure, so it is tested without React Flow.
+// Service → Pods, Pod → Node, Pod → ConfigMap/Secret/PVC, PVC → PV). Pure, so it is tested without React Flow.
 import type { KubeObject } from '../../../shared/api/types';
 
-/** The kinds the graph shows; everything else stays in the table. */
-export const graphKinds: ReadonlySet<string> = new Set([
-  'Deployment',
-  'ReplicaSet',
-  'Pod',
-  'Service',
-  'ConfigMap',
-  'Secret',
-  'Node',
-  'PersistentVolumeClaim',
-  'StatefulSet',
-  'DaemonSet',
-  'Job',
-  'CronJob',
-]);
+/** The namespace filter's "every namespace" choice. */
+export const AllNamespaces = '*';
 
-/** A ReplicaSet owning more pods than this shows them as one "N pods" node. */
+/**
+ * Kinds the graph shows, with the layer (column, left to right) each is drawn in: controllers of controllers,
+ * controllers of pods (and Services, which select pods), pods, what pods use or run on, what claims bind.
+ */
+export const graphColumns: Readonly<Record<string, number>> = {
+  Deployment: 0,
+  CronJob: 0,
+  ReplicaSet: 1,
+  ReplicationController: 1,
+  StatefulSet: 1,
+  DaemonSet: 1,
+  Job: 1,
+  Service: 1,
+  Pod: 2,
+  Node: 3,
+  ConfigMap: 3,
+  Secret: 3,
+  PersistentVolumeClaim: 3,
+  PersistentVolume: 4,
+};
+
+export const graphKinds: ReadonlySet<string> = new Set(Object.keys(graphColumns));
+
+const clusterScoped: ReadonlySet<string> = new Set(['Node', 'PersistentVolume']);
+
+/** An owner with more pods than this shows them as one group node (a 500-replica ReplicaSet is one box). */
 export const podGroupThreshold = 20;
 
 /** An object with the id the store knows it by ("group/resource|namespace/name"). */
@@ -27,26 +39,61 @@ export interface GraphInput {
   obj: KubeObject;
 }
 
+export const GraphNodeType = { Object: 'object', Pods: 'pods' } as const;
+export type GraphNodeType = (typeof GraphNodeType)[keyof typeof GraphNodeType];
+
 export interface ObjectGraphNode {
   id: string;
-  type: 'object' | 'pods';
+  type: GraphNodeType;
   kind: string;
   name: string;
-  /** For a "pods" node: how many pods it stands for. */
-  count?: number;
+  /** Set for namespaced objects (and pod groups). */
+  namespace?: string;
+  /** The layer it is drawn in (graphColumns). */
+  column: number;
+  /** A pod group: the graph id and uid of the owner whose pods it stands for. */
+  owner?: { id: string; uid: string; kind: string; name: string };
+  /** An owner whose pods would be grouped but are shown one by one (the user expanded them). */
+  expanded?: boolean;
 }
+
+export const EdgeKind = {
+  Owns: 'owns',
+  Selects: 'selects',
+  RunsOn: 'runs on',
+  Uses: 'uses',
+  Mounts: 'mounts',
+  BoundTo: 'is bound to',
+} as const;
+export type EdgeKind = (typeof EdgeKind)[keyof typeof EdgeKind];
 
 export interface ObjectGraphEdge {
   id: string;
   source: string;
   target: string;
+  kind: EdgeKind;
 }
 
 export interface ObjectGraph {
   nodes: ObjectGraphNode[];
   edges: ObjectGraphEdge[];
-  /** Changes only when the set of node ids, group sizes or edges changes: what the layout depends on. */
+  /** Changes only when node ids or edges change: what the layout and React Flow's lists depend on. */
   signature: string;
+}
+
+export interface BuildOptions {
+  /** Owner graph ids whose pods are shown one by one even above the threshold. */
+  expanded?: ReadonlySet<string>;
+}
+
+interface ContainerLike {
+  env?: { valueFrom?: { configMapKeyRef?: { name?: string }; secretKeyRef?: { name?: string } } }[];
+  envFrom?: { configMapRef?: { name?: string }; secretRef?: { name?: string } }[];
+}
+
+interface VolumeProjection {
+  configMap?: { name?: string };
+  secret?: { name?: string };
 }
 
 interface PodSpecLike {
@@ -55,89 +102,152 @@ interface PodSpecLike {
     configMap?: { name?: string };
     secret?: { secretName?: string };
     persistentVolumeClaim?: { claimName?: string };
+    projected?: { sources?: VolumeProjection[] };
   }[];
   containers?: ContainerLike[];
   initContainers?: ContainerLike[];
+  ephemeralContainers?: ContainerLike[];
+  imagePullSecrets?: { name?: string }[];
 }
 
-interface ContainerLike {
-  envFrom?: { configMapRef?: { name?: string }; secretRef?: { name?: string } }[];
-}
-
-/** The graph of one namespace's workload objects (and the cluster's Nodes). */
-export function buildObjectGraph(inputs: readonly GraphInput[], namespace: string): ObjectGraph {
+/** The graph of one namespace's (or every namespace's) workload objects, with the cluster's Nodes and volumes. */
+export function buildObjectGraph(inputs: readonly GraphInput[], namespace: string, options: BuildOptions = {}): ObjectGraph {
+  const all = namespace === AllNamespaces;
   const shown = inputs
-    .filter(({ obj }) => graphKinds.has(obj.kind) && (obj.kind === 'Node' || (obj.metadata.namespace ?? '') === namespace))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .filter(({ obj }) => graphKinds.has(obj.kind) && inNamespace(obj, namespace, all))
+    .sort((a, b) => cmp(a.id, b.id));
 
   const byUid = new Map<string, string>();
-  const byKindName = new Map<string, string>();
+  const byRef = new Map<string, string>();
   for (const { id, obj } of shown) {
     if (obj.metadata.uid) byUid.set(obj.metadata.uid, id);
-    byKindName.set(`${obj.kind}/${obj.metadata.name ?? ''}`, id);
+    byRef.set(refKey(obj.kind, obj.metadata.namespace, obj.metadata.name), id);
   }
+  const inputById = new Map(shown.map((i) => [i.id, i.obj]));
 
-  // Pods of big ReplicaSets collapse into one node per ReplicaSet; `nodeOf` maps a pod to where it is drawn.
+  // Pods of big owners collapse into one node per owner; `drawnAs` maps an object to the node it is drawn in.
   const podsOfOwner = new Map<string, string[]>();
   for (const { id, obj } of shown) {
     if (obj.kind !== 'Pod') continue;
     const owner = controllerOf(obj, byUid);
-    if (owner && owner.startsWith('apps/replicasets|')) podsOfOwner.set(owner, [...(podsOfOwner.get(owner) ?? []), id]);
+    // Only controllers drawn left of pods group them (a mirror pod's Node does not).
+    if (owner && graphColumns[inputById.get(owner)!.kind] < graphColumns.Pod) podsOfOwner.set(owner, [...(podsOfOwner.get(owner) ?? []), id]);
   }
-  const nodeOf = new Map<string, string>();
+  const drawnAs = new Map<string, string>();
   const nodes: ObjectGraphNode[] = [];
+  const expandedOwners = new Set<string>();
+  for (const [ownerId, pods] of podsOfOwner) {
+    if (pods.length <= podGroupThreshold) continue;
+    if (options.expanded?.has(ownerId)) {
+      expandedOwners.add(ownerId);
+      continue;
+    }
+    const owner = inputById.get(ownerId)!;
+    const groupId = podGroupId(ownerId);
+    nodes.push({
+      id: groupId,
+      type: GraphNodeType.Pods,
+      kind: 'Pod',
+      name: `pods of ${owner.metadata.name ?? ''}`,
+      namespace: owner.metadata.namespace,
+      column: graphColumns.Pod,
+      owner: { id: ownerId, uid: owner.metadata.uid ?? '', kind: owner.kind, name: owner.metadata.name ?? '' },
+    });
+    for (const pod of pods) drawnAs.set(pod, groupId);
+  }
+  for (const { id, obj } of shown) {
+    if (drawnAs.has(id)) continue;
+    drawnAs.set(id, id);
+    const node: ObjectGraphNode = { id, type: GraphNodeType.Object, kind: obj.kind, name: obj.metadata.name ?? '', column: graphColumns[obj.kind] };
+    if (obj.metadata.namespace) node.namespace = obj.metadata.namespace;
+    if (expandedOwners.has(id)) node.expanded = true;
+    nodes.push(node);
+  }
+
   const edgeIds = new Set<string>();
   const edges: ObjectGraphEdge[] = [];
-  const link = (source: string | undefined, target: string | undefined) => {
+  const link = (source: string | undefined, target: string | undefined, kind: EdgeKind) => {
     if (!source || !target || source === target) return;
     const id = `${source}->${target}`;
     if (edgeIds.has(id)) return;
     edgeIds.add(id);
-    edges.push({ id, source, target });
+    edges.push({ id, source, target, kind });
   };
 
-  for (const [owner, pods] of podsOfOwner) {
-    if (pods.length <= podGroupThreshold) continue;
-    const groupId = `pods:${owner}`;
-    nodes.push({ id: groupId, type: 'pods', kind: 'Pod', name: `${pods.length} pods`, count: pods.length });
-    for (const pod of pods) nodeOf.set(pod, groupId);
-  }
+  const pods = shown.filter((i) => i.obj.kind === 'Pod');
   for (const { id, obj } of shown) {
-    if (nodeOf.has(id)) continue;
-    nodeOf.set(id, id);
-    nodes.push({ id, type: 'object', kind: obj.kind, name: obj.metadata.name ?? '' });
-  }
-
-  for (const { id, obj } of shown) {
-    const self = nodeOf.get(id);
-    for (const ref of obj.metadata.ownerReferences ?? []) link(byUid.get(ref.uid), self);
+    const self = drawnAs.get(id);
+    const ns = obj.metadata.namespace;
+    // Owner references link any kind to any kind, as the garbage collector sees them.
+    for (const ref of obj.metadata.ownerReferences ?? []) link(drawnAs.get(byUid.get(ref.uid) ?? ''), self, EdgeKind.Owns);
     if (obj.kind === 'Service') {
       const selector = (obj as { spec?: { selector?: Record<string, string> } }).spec?.selector;
       if (selector && Object.keys(selector).length > 0) {
-        for (const pod of shown) {
-          if (pod.obj.kind === 'Pod' && matches(selector, pod.obj.metadata.labels)) link(self, nodeOf.get(pod.id));
+        for (const pod of pods) {
+          if (pod.obj.metadata.namespace === ns && matches(selector, pod.obj.metadata.labels)) link(self, drawnAs.get(pod.id), EdgeKind.Selects);
         }
       }
     }
     if (obj.kind === 'Pod') {
       const spec = (obj as { spec?: PodSpecLike }).spec ?? {};
-      if (spec.nodeName) link(self, byKindName.get(`Node/${spec.nodeName}`));
+      const uses = (kind: string, name: string | undefined, edge: EdgeKind = EdgeKind.Uses) => {
+        if (name) link(self, byRef.get(refKey(kind, ns, name)), edge);
+      };
+      if (spec.nodeName) link(self, byRef.get(refKey('Node', undefined, spec.nodeName)), EdgeKind.RunsOn);
       for (const v of spec.volumes ?? []) {
-        if (v.configMap?.name) link(self, byKindName.get(`ConfigMap/${v.configMap.name}`));
-        if (v.secret?.secretName) link(self, byKindName.get(`Secret/${v.secret.secretName}`));
-        if (v.persistentVolumeClaim?.claimName) link(self, byKindName.get(`PersistentVolumeClaim/${v.persistentVolumeClaim.claimName}`));
-      }
-      for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
-        for (const e of c.envFrom ?? []) {
-          if (e.configMapRef?.name) link(self, byKindName.get(`ConfigMap/${e.configMapRef.name}`));
-          if (e.secretRef?.name) link(self, byKindName.get(`Secret/${e.secretRef.name}`));
+        uses('PersistentVolumeClaim', v.persistentVolumeClaim?.claimName, EdgeKind.Mounts);
+        uses('ConfigMap', v.configMap?.name, EdgeKind.Mounts);
+        uses('Secret', v.secret?.secretName, EdgeKind.Mounts);
+        for (const p of v.projected?.sources ?? []) {
+          uses('ConfigMap', p.configMap?.name, EdgeKind.Mounts);
+          uses('Secret', p.secret?.name, EdgeKind.Mounts);
         }
       }
+      for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]) {
+        for (const e of c.envFrom ?? []) {
+          uses('ConfigMap', e.configMapRef?.name);
+          uses('Secret', e.secretRef?.name);
+        }
+        for (const e of c.env ?? []) {
+          uses('ConfigMap', e.valueFrom?.configMapKeyRef?.name);
+          uses('Secret', e.valueFrom?.secretKeyRef?.name);
+        }
+      }
+      for (const s of spec.imagePullSecrets ?? []) uses('Secret', s.name);
+    }
+    if (obj.kind === 'PersistentVolumeClaim') {
+      const volumeName = (obj as { spec?: { volumeName?: string } }).spec?.volumeName;
+      if (volumeName) link(self, byRef.get(refKey('PersistentVolume', undefined, volumeName)), EdgeKind.BoundTo);
+    }
+    if (obj.kind === 'PersistentVolume') {
+      // A PV pre-bound to a claim (claimRef) before the claim names it.
+      const claim = (obj as { spec?: { claimRef?: { namespace?: string; name?: string } } }).spec?.claimRef;
+      if (claim?.name) link(byRef.get(refKey('PersistentVolumeClaim', claim.namespace, claim.name)), self, EdgeKind.BoundTo);
     }
   }
 
-  const signature = `${nodes.map((n) => `${n.id}#${n.count ?? ''}`).join(',')}|${edges.map((e) => e.id).join(',')}`;
+  const signature = `${nodes.map((n) => `${n.id}${n.expanded ? '+' : ''}`).join(',')}|${edges.map((e) => e.id).join(',')}`;
   return { nodes, edges, signature };
+}
+
+export function podGroupId(ownerId: string): string {
+  return `pods:${ownerId}`;
+}
+
+function inNamespace(obj: KubeObject, namespace: string, all: boolean): boolean {
+  if (obj.kind === 'Node') return true;
+  if (obj.kind === 'PersistentVolume') {
+    if (all) return true;
+    // A volume belongs to the namespace of its claim; an unclaimed one is offered to every namespace.
+    const claim = (obj as { spec?: { claimRef?: { namespace?: string } } }).spec?.claimRef;
+    return !claim?.namespace || claim.namespace === namespace;
+  }
+  if (clusterScoped.has(obj.kind)) return true;
+  return all || (obj.metadata.namespace ?? '') === namespace;
+}
+
+function refKey(kind: string, namespace: string | undefined, name: string | undefined): string {
+  return `${clusterScoped.has(kind) ? '' : (namespace ?? '')}|${kind}|${name ?? ''}`;
 }
 
 function controllerOf(obj: KubeObject, byUid: ReadonlyMap<string, string>): string | undefined {
@@ -148,4 +258,14 @@ function controllerOf(obj: KubeObject, byUid: ReadonlyMap<string, string>): stri
 
 function matches(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
   return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** "Deployment nginx" (or "Deployment default/nginx" when namespaces are mixed): how nodes and edges are named. */
+export function objectTitle(node: Pick<ObjectGraphNode, 'kind' | 'name' | 'namespace' | 'type' | 'owner'>, withNamespace: boolean): string {
+  if (node.type === GraphNodeType.Pods && node.owner) return `Pods of ${node.owner.kind} ${withNamespace && node.namespace ? `${node.namespace}/` : ''}${node.owner.name}`;
+  return `${node.kind} ${withNamespace && node.namespace ? `${node.namespace}/` : ''}${node.name}`;
 }

@@ -63,6 +63,24 @@ describe('Job', () => {
     expect((update('batch', 'jobs', { ...j, spec: { ...spec, parallelism: 2, suspend: true } }, j).spec as Obj).parallelism).toBe(2);
   });
 
+  it('validates podFailurePolicy rules and the per-index back-off', () => {
+    const never = podTemplate({}, { restartPolicy: 'Never' });
+    const failIndex = { rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [42] } }] };
+    expect(invalidMessage(() => create('batch', 'jobs', job({ completions: 3, completionMode: 'Indexed', podFailurePolicy: failIndex, template: never })))).toBe(
+      'Job.batch "pi" is invalid: spec.podFailurePolicy.rules[0].action: Invalid value: "FailIndex": requires the backoffLimitPerIndex to be set',
+    );
+    expect(create('batch', 'jobs', job({ completions: 3, completionMode: 'Indexed', backoffLimitPerIndex: 1, podFailurePolicy: failIndex, template: never })).metadata.name).toBe('pi');
+    expect(invalidMessage(() => create('batch', 'jobs', job({ backoffLimitPerIndex: 1, template: never })))).toBe(
+      'Job.batch "pi" is invalid: spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode',
+    );
+    expect(invalidMessage(() => create('batch', 'jobs', job({ podFailurePolicy: { rules: [{ action: 'Count', onExitCodes: { operator: 'NotIn', values: [3, 1] } }] }, template: never })))).toBe(
+      'Job.batch "pi" is invalid: spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [3,1]: must be ordered',
+    );
+    expect(invalidMessage(() => create('batch', 'jobs', job({ podFailurePolicy: { rules: [{ action: 'Ignore' }] }, template: never })))).toBe(
+      'Job.batch "pi" is invalid: spec.podFailurePolicy.rules[0]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required',
+    );
+  });
+
   it('selects on status.successful', () => {
     const j = create('batch', 'jobs', runOnce());
     expect(strategyFor(resourceType('batch', 'jobs')).selectableFields?.({ ...j, status: { succeeded: 1 } })['status.successful']).toBe('1');

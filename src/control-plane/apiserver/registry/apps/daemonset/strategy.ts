@@ -8,7 +8,7 @@ import { validateLabelSelector } from '../../generic/metav1';
 import { defaultPodTemplate } from '../../generic/podspec/defaults';
 import { validatePodTemplateSpec } from '../../generic/podspec/validation';
 import { defineStrategy, specChanged } from '../../generic/strategy';
-import { type Obj, ensureObj, isObj, objAt, setDefault, setDefaultString, validateImmutableField, validateNonnegativeField } from '../../generic/util';
+import { type Obj, ensureObj, isObj, objAt, semanticEqual, setDefault, setDefaultString, validateImmutableField, validateNonnegativeField } from '../../generic/util';
 import {
   intOrPercentValue,
   isNotMoreThan100Percent,
@@ -92,9 +92,29 @@ function validateDaemonSetStatus(ds: KubeObject): FieldError[] {
   );
 }
 
+/**
+ * apps/v1 carries the internal spec.templateGeneration as this annotation (pkg/apis/apps/v1 conversion): 1 on
+ * create, bumped when the pod template changes. The controller labels its pods pod-template-generation from it.
+ */
+export const daemonSetTemplateGenerationAnnotation = 'deprecated.daemonset.template.generation';
+
+function templateGeneration(ds: KubeObject): number {
+  const n = Number.parseInt(ds.metadata.annotations?.[daemonSetTemplateGenerationAnnotation] ?? '', 10);
+  return Number.isFinite(n) ? n : 0;
+}
+
+function setTemplateGeneration(ds: KubeObject, generation: number): void {
+  ds.metadata.annotations = { ...ds.metadata.annotations, [daemonSetTemplateGenerationAnnotation]: String(generation) };
+}
+
 export function daemonSetStrategy(rt: ResourceType): ResourceStrategy {
   return defineStrategy(rt, {
     applyDefaults: defaultDaemonSet,
+    prepareForCreate: (ds) => setTemplateGeneration(ds, 1),
+    prepareForUpdate: (ds, old) => {
+      const changed = !semanticEqual(specOf(ds).template, specOf(old).template);
+      setTemplateGeneration(ds, templateGeneration(old) + (changed ? 1 : 0));
+    },
     generationChanged: specChanged,
     validateSpec: validateDaemonSetSpec,
     validateUpdate: (ds, old) => validateImmutableField(specOf(ds).selector, specOf(old).selector, 'spec.selector'),

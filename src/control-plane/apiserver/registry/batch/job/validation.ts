@@ -1,5 +1,5 @@
 // pkg/apis/batch/validation for Job specs, shared with CronJob's jobTemplate.
-import { fieldErr, type FieldError } from '../../../../../shared/api/field-errors';
+import { fieldErr, omitValue, type FieldError } from '../../../../../shared/api/field-errors';
 import type { KubeObject, LabelSelector } from '../../../../../shared/api/types';
 import { selectorMatches } from '../../../../../shared/lib/labels';
 import { isDNS1123Label } from '../../../../../shared/lib/validation';
@@ -19,35 +19,78 @@ function validatePodFailurePolicy(spec: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const rules = objItems(spec.podFailurePolicy, 'rules');
   if (rules.length > 20) errs.push(fieldErr.tooMany(`${path}.rules`, rules.length, 20));
-  const containerNames = new Set(objItems(objAt(spec, 'template', 'spec'), 'containers').map((c) => str(c.name)));
+  const podSpec = objAt(spec, 'template', 'spec');
+  const containerNames = new Set([...objItems(podSpec, 'containers'), ...objItems(podSpec, 'initContainers')].map((c) => str(c.name)));
+  const hasBackoffLimitPerIndex = spec.backoffLimitPerIndex !== undefined && spec.backoffLimitPerIndex !== null;
   rules.forEach((rule, i) => {
     const p = `${path}.rules[${i}]`;
     const actions = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
-    if (!actions.includes(str(rule.action))) errs.push(fieldErr.notSupported(`${p}.action`, str(rule.action), actions));
+    const action = str(rule.action);
+    if (!action) errs.push(fieldErr.required(`${p}.action`, 'valid values: ["Count" "FailIndex" "FailJob" "Ignore"]'));
+    else if (action === 'FailIndex') {
+      if (!hasBackoffLimitPerIndex) errs.push(fieldErr.invalid(`${p}.action`, action, 'requires the backoffLimitPerIndex to be set'));
+    } else if (!actions.includes(action)) errs.push(fieldErr.notSupported(`${p}.action`, action, actions));
     const onExit = rule.onExitCodes;
     const onConds = arrAt(rule, 'onPodConditions');
-    if (isObj(onExit) && onConds.length > 0) {
-      errs.push(fieldErr.invalid(p, rule, 'specifying both OnExitCodes and OnPodConditions is not supported'));
-    } else if (!isObj(onExit) && onConds.length === 0) {
-      errs.push(fieldErr.invalid(p, rule, 'specifying one of OnExitCodes and OnPodConditions is required'));
-    }
     if (isObj(onExit)) {
       const ep = `${p}.onExitCodes`;
       const ops = ['In', 'NotIn'];
-      if (!ops.includes(str(onExit.operator))) errs.push(fieldErr.notSupported(`${ep}.operator`, str(onExit.operator), ops));
-      const values = arrAt(onExit, 'values');
-      if (values.length === 0) errs.push(fieldErr.required(`${ep}.values`, 'at least one value is required'));
-      values.forEach((v, vi) => {
-        if (onExit.operator === 'In' && v === 0) {
-          errs.push(fieldErr.invalid(`${ep}.values[${vi}]`, v, "must not be 0 for the In operator"));
-        }
-      });
+      const op = str(onExit.operator);
+      if (!op) errs.push(fieldErr.required(`${ep}.operator`, 'valid values: ["In" "NotIn"]'));
+      else if (!ops.includes(op)) errs.push(fieldErr.notSupported(`${ep}.operator`, op, ops));
       const cn = onExit.containerName;
       if (typeof cn === 'string' && !containerNames.has(cn)) {
         errs.push(fieldErr.invalid(`${ep}.containerName`, cn, 'must be one of the container or initContainer names in the pod template'));
       }
+      const values = arrAt(onExit, 'values');
+      if (values.length === 0) errs.push(fieldErr.invalid(`${ep}.values`, values, 'at least one value is required'));
+      else if (values.length > 255) errs.push(fieldErr.tooMany(`${ep}.values`, values.length, 255));
+      let ordered = true;
+      const seen = new Set<unknown>();
+      values.forEach((v, vi) => {
+        if (op === 'In' && v === 0) errs.push(fieldErr.invalid(`${ep}.values[${vi}]`, v, 'must not be 0 for the In operator'));
+        if (seen.has(v)) errs.push(fieldErr.duplicate(`${ep}.values[${vi}]`, v));
+        else seen.add(v);
+        if (vi > 0 && (values[vi - 1] as number) > (v as number)) ordered = false;
+      });
+      if (!ordered) errs.push(fieldErr.invalid(`${ep}.values`, values, 'must be ordered'));
+    }
+    if (onConds.length > 0) {
+      const cp = `${p}.onPodConditions`;
+      if (onConds.length > 20) errs.push(fieldErr.tooMany(cp, onConds.length, 20));
+      onConds.forEach((c, ci) => {
+        const cond = isObj(c) ? c : {};
+        const st = str(cond.status);
+        if (!st) errs.push(fieldErr.required(`${cp}[${ci}].status`, 'valid values: ["False" "True" "Unknown"]'));
+        else if (!['False', 'True', 'Unknown'].includes(st)) errs.push(fieldErr.notSupported(`${cp}[${ci}].status`, st, ['False', 'True', 'Unknown']));
+      });
+    }
+    if (isObj(onExit) && onConds.length > 0) {
+      errs.push(fieldErr.invalid(p, omitValue, 'specifying both OnExitCodes and OnPodConditions is not supported'));
+    } else if (!isObj(onExit) && onConds.length === 0) {
+      errs.push(fieldErr.invalid(p, omitValue, 'specifying one of OnExitCodes and OnPodConditions is required'));
     }
   });
+  return errs;
+}
+
+/** validateJobSpec's per-index rules: backoffLimitPerIndex and maxFailedIndexes need an Indexed Job. */
+function validatePerIndex(spec: Obj, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const set = (v: unknown) => v !== undefined && v !== null;
+  errs.push(...validateNonnegativeField(spec.backoffLimitPerIndex, `${path}.backoffLimitPerIndex`));
+  if (set(spec.maxFailedIndexes)) {
+    errs.push(...validateNonnegativeField(spec.maxFailedIndexes, `${path}.maxFailedIndexes`));
+    if (!set(spec.backoffLimitPerIndex)) errs.push(fieldErr.required(`${path}.backoffLimitPerIndex`, 'when maxFailedIndexes is specified'));
+  }
+  if (spec.completionMode === 'Indexed') {
+    if (typeof spec.completions === 'number' && typeof spec.maxFailedIndexes === 'number' && spec.maxFailedIndexes > spec.completions) {
+      errs.push(fieldErr.invalid(`${path}.maxFailedIndexes`, spec.maxFailedIndexes, 'must be less than or equal to completions'));
+    }
+  } else {
+    if (set(spec.backoffLimitPerIndex)) errs.push(fieldErr.invalid(`${path}.backoffLimitPerIndex`, spec.backoffLimitPerIndex, 'requires indexed completion mode'));
+    if (set(spec.maxFailedIndexes)) errs.push(fieldErr.invalid(`${path}.maxFailedIndexes`, spec.maxFailedIndexes, 'requires indexed completion mode'));
+  }
   return errs;
 }
 
@@ -57,6 +100,7 @@ export function validateJobSpecCommon(spec: Obj, path: string): FieldError[] {
   for (const f of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished']) {
     errs.push(...validateNonnegativeField(spec[f], `${path}.${f}`));
   }
+  errs.push(...validatePerIndex(spec, path));
   if (spec.completionMode !== undefined && spec.completionMode !== null) {
     const mode = str(spec.completionMode);
     if (mode !== 'NonIndexed' && mode !== 'Indexed') errs.push(fieldErr.notSupported(`${path}.completionMode`, mode, ['NonIndexed', 'Indexed']));

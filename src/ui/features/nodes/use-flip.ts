@@ -1,0 +1,35 @@
+// FLIP for a list of chips: when a render moves a child (a pod inserted before it, a ghost gone), it glides from
+// where it was instead of jumping. Children opt in with data-flip-key; positions are relative to the list, so a
+// card that moves as a whole does not animate its chips.
+import type { RefObject } from 'react';
+import { useLayoutEffect, useRef } from 'react';
+
+const flipMs = 250;
+
+function reducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+export function useFlip(list: RefObject<HTMLElement | null>): void {
+  const last = useRef(new Map<string, { x: number; y: number }>());
+  useLayoutEffect(() => {
+    const root = list.current;
+    if (!root) return;
+    const origin = root.getBoundingClientRect();
+    const next = new Map<string, { x: number; y: number }>();
+    const animate = !reducedMotion();
+    for (const el of root.querySelectorAll<HTMLElement>('[data-flip-key]')) {
+      const key = el.dataset.flipKey!;
+      const r = el.getBoundingClientRect();
+      const at = { x: r.left - origin.left, y: r.top - origin.top };
+      next.set(key, at);
+      const before = last.current.get(key);
+      if (!animate || !before || typeof el.animate !== 'function') continue;
+      const dx = before.x - at.x;
+      const dy = before.y - at.y;
+      if (Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5) continue;
+      el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }], { duration: flipMs, easing: 'ease-out' });
+    }
+    last.current = next;
+  });
+}
