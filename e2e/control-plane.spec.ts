@@ -66,7 +66,7 @@ test('a refused apply stops at the stage that refused it, in red, with the messa
   await expect(refusal).toContainText('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"');
   await expect(apiserver.getByRole('listitem').filter({ hasText: 'Decode' })).toHaveAttribute('data-refused', 'true');
   // The request's token waits at the Decode stage; clicking it shows the stages it passed and the refusal.
-  const token = graph.getByRole('button', { name: 'create deployments by kubernetes-admin, refused at decode' });
+  const token = graph.getByRole('button', { name: 'create deployments/nginx by kubernetes-admin, refused at decode' });
   await token.click();
   const details = page.getByRole('complementary', { name: 'Token details' });
   await expect(details.getByRole('list', { name: 'Stages' })).toContainText('✓ authentication');

@@ -27,9 +27,11 @@ async function runningPodsByNode(page: Page): Promise<Record<string, string[]>> 
   return out;
 }
 
-test('killing the node that holds a pod: the node goes NotReady, its pod is replaced elsewhere, and the Deployment returns to 3/3', async ({ page }) => {
+test('at demo timings, killing the node that holds a pod: the node goes NotReady, its pod is replaced elsewhere, and the Deployment returns to 3/3', async ({ page }) => {
   test.setTimeout(120_000);
   const app = await new Playground(page).goto();
+  // Before the pods exist: the 30 s default toleration applies to pods created from now on.
+  await app.useDemoTimings();
   await rollOut(app);
 
   await app.showView('Nodes');
@@ -40,7 +42,7 @@ test('killing the node that holds a pod: the node goes NotReady, its pod is repl
 
   await page.getByRole('button', { name: `Kill ${victim}`, exact: true }).click();
   const card = page.getByRole('region', { name: `Node ${victim}`, exact: true });
-  // node-monitor-grace-period (40 s), then the unreachable taint's tolerationSeconds (300 s): ~7 s at ×50.
+  // node-monitor-grace-period (10 s), then the unreachable taint's tolerationSeconds (30 s): under a second at ×50.
   await expect(card.getByLabel(/^Status /)).not.toHaveAccessibleName('Status Ready', { timeout: 30_000 });
   await expect(card.getByRole('list', { name: `Taints of ${victim}` })).toContainText('node.kubernetes.io/unreachable', { timeout: 30_000 });
 
