@@ -98,6 +98,8 @@ export interface EventRow {
   type: string;
   reason: string;
   object: string;
+  /** The involvedObject, to open it in the inspector. */
+  involved: { kind?: string; namespace?: string; name?: string; uid?: string };
   message: string;
   count: number;
 }
@@ -118,7 +120,7 @@ export function selectEventRows(state: AppState): EventRow[] {
       count?: number;
       lastTimestamp?: string;
       eventTime?: string;
-      involvedObject?: { kind?: string; name?: string };
+      involvedObject?: { kind?: string; namespace?: string; name?: string; uid?: string };
     };
     rows.push({
       id: key,
@@ -126,6 +128,7 @@ export function selectEventRows(state: AppState): EventRow[] {
       type: ev.type ?? '',
       reason: ev.reason ?? '',
       object: `${(ev.involvedObject?.kind ?? '').toLowerCase()}/${ev.involvedObject?.name ?? ''}`,
+      involved: ev.involvedObject ?? {},
       message: ev.message ?? '',
       count: ev.count ?? 1,
     });
