@@ -268,7 +268,7 @@ export class APIServer {
         const outcome = this.deleter(ctx)(ctx, ctx.req.name ?? '', ctx.req.options ?? {});
         // handlers/delete.go answers 202 only when a cascading delete (orphanDependents=false) is still pending.
         const code = !outcome.deleted && ctx.req.options?.orphanDependents === false ? 202 : 200;
-        return { code, body: outcome.body };
+        return { code, body: outcome.body, warnings: ctx.warnings.length ? ctx.warnings : undefined };
       }
       case Verb.DeleteCollection:
         return deleteCollectionHandler(ctx, this.deleter(ctx));

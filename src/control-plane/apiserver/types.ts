@@ -82,6 +82,12 @@ export interface ResourceStrategy {
   };
   /** Default grace period for DELETE when the request gives none (30 s for pods from the pod spec, 0 otherwise). */
   defaultGracePeriodSeconds(obj: KubeObject): number;
+  /**
+   * rest.GarbageCollectionDeleteStrategy: what a DELETE that names no propagation policy does to dependents.
+   * Absent = DeleteDependents (background). batch/v1 Jobs and v1 ReplicationControllers orphan, for backward
+   * compatibility; a Job delete then warns.
+   */
+  defaultGarbageCollectionPolicy?: { policy: 'OrphanDependents'; warning?: string };
   /** Fields the kind supports in field selectors, with how to read them (metadata.name/namespace always). */
   selectableFields?(obj: KubeObject): Record<string, string>;
 }

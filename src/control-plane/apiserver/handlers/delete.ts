@@ -36,13 +36,6 @@ export interface DeleteOutcome {
 
 type Options = NonNullable<ApiRequest['options']>;
 
-export function deleteHandler(ctx: ResourceContext): ApiResponse<KubeObject | Status> {
-  const outcome = deleteObject(ctx, ctx.req.name ?? '', ctx.req.options ?? {});
-  // handlers/delete.go answers 202 only when a cascading delete (orphanDependents=false) is still pending.
-  const code = !outcome.deleted && ctx.req.options?.orphanDependents === false ? 202 : 200;
-  return { code, body: outcome.body };
-}
-
 /** validation.ValidateDeleteOptions, wrapped as DeleteOptions.meta.k8s.io is invalid. */
 export function validateDeleteOptions(options: Options): void {
   const errs: FieldError[] = [];
@@ -132,15 +125,20 @@ function beforeDelete(ctx: ResourceContext, obj: KubeObject, options: Options): 
   return { graceful: true, pendingGraceful: false, grace: period };
 }
 
-/** deletionFinalizersForGarbageCollection: the orphan / foregroundDeletion finalizers the options ask for. */
-function gcFinalizers(meta: KubeObject['metadata'], options: Options): { changed: boolean; finalizers: string[] } {
+/**
+ * deletionFinalizersForGarbageCollection: the orphan / foregroundDeletion finalizers the options ask for. With
+ * neither option, a GC finalizer already on the object decides, else the kind's default policy.
+ */
+function gcFinalizers(meta: KubeObject['metadata'], options: Options, defaultOrphan: boolean): { changed: boolean; finalizers: string[] } {
   const existing = meta.finalizers ?? [];
   const policy = options.propagationPolicy;
   let orphan: boolean;
   if (options.orphanDependents !== undefined) orphan = options.orphanDependents;
   else if (policy === 'Orphan') orphan = true;
   else if (policy === 'Background' || policy === 'Foreground') orphan = false;
-  else orphan = existing.includes(FinalizerOrphanDependents) && !firstIs(existing, FinalizerDeleteDependents);
+  else if (existing.includes(FinalizerOrphanDependents) || existing.includes(FinalizerDeleteDependents)) {
+    orphan = existing.includes(FinalizerOrphanDependents) && !firstIs(existing, FinalizerDeleteDependents);
+  } else orphan = defaultOrphan;
   let foreground: boolean;
   if (options.orphanDependents !== undefined) foreground = false;
   else if (policy === 'Foreground') foreground = true;
@@ -181,14 +179,19 @@ export function deleteObject(ctx: ResourceContext, name: string, options: Option
   deleteAdmission(ctx, obj, sideWrites);
 
   const pendingFinalizers = (obj.metadata.finalizers ?? []).length > 0;
-  const shouldUpdateFinalizers = gcFinalizers(obj.metadata, options).changed;
+  // shouldOrphanDependents' last resort: the kind's default policy (Jobs and ReplicationControllers orphan).
+  const defaultGC = ctx.strategy.defaultGarbageCollectionPolicy;
+  const noPolicy = options.propagationPolicy === undefined && options.orphanDependents === undefined;
+  if (defaultGC?.warning && noPolicy) ctx.warnings.push(defaultGC.warning);
+  const defaultOrphan = defaultGC?.policy === 'OrphanDependents';
+  const shouldUpdateFinalizers = gcFinalizers(obj.metadata, options, defaultOrphan).changed;
   let current: KeyValue = kv;
   if (first.graceful || pendingFinalizers || shouldUpdateFinalizers) {
     // updateForGracefulDeletionAndFinalizers
     const next = deepCopy(obj);
     const again = beforeDelete(ctx, next, options);
     if (again.pendingGraceful) return { body: finalizeDelete(ctx, obj), deleted: false };
-    const gc = gcFinalizers(next.metadata, options);
+    const gc = gcFinalizers(next.metadata, options, defaultOrphan);
     if (gc.changed) next.metadata.finalizers = gc.finalizers;
     const stillFinalizing = (next.metadata.finalizers ?? []).length > 0;
     if (!again.graceful && !stillFinalizing) {

@@ -52,6 +52,7 @@ export interface KindRules {
   allowUnconditionalUpdate?: boolean;
   scale?: ResourceStrategy['scale'];
   defaultGracePeriodSeconds?(obj: KubeObject): number;
+  defaultGarbageCollectionPolicy?: ResourceStrategy['defaultGarbageCollectionPolicy'];
   /** Fields beyond metadata.name and metadata.namespace that field selectors may use. */
   selectableFields?(obj: KubeObject): Record<string, string>;
 }
@@ -146,6 +147,8 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
       return { ...baseSelectableFields(obj, rt.namespaced), ...(rules.selectableFields?.(obj) ?? {}) };
     },
   };
+
+  if (rules.defaultGarbageCollectionPolicy) strategy.defaultGarbageCollectionPolicy = rules.defaultGarbageCollectionPolicy;
 
   if (rt.subresources.status) {
     strategy.status = {

@@ -61,6 +61,12 @@ export function jobStrategy(rt: ResourceType): ResourceStrategy {
   return defineStrategy(rt, {
     applyDefaults: defaultJob,
     generationChanged: specChanged,
+    // batch/v1 keeps Jobs' old default (pkg/registry/batch/job: "for back compatibility"), and says so.
+    defaultGarbageCollectionPolicy: {
+      policy: 'OrphanDependents',
+      warning:
+        'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
+    },
     prepareForCreate(job) {
       const spec = ensureObj(job as Obj, 'spec');
       if (spec.manualSelector !== true) generateSelector(job);

@@ -40,6 +40,8 @@ export function replicationControllerStrategy(rt: ResourceType): ResourceStrateg
   return defineStrategy(rt, {
     applyDefaults: defaultReplicationController,
     generationChanged: specChanged,
+    // v1 ReplicationControllers orphan their pods on a DELETE without a policy, for back compatibility.
+    defaultGarbageCollectionPolicy: { policy: 'OrphanDependents' },
     validateSpec: validateReplicationControllerSpec,
     status: { validate: validateReplicaSetStatus },
     scale: {
