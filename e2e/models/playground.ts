@@ -162,6 +162,19 @@ export class Playground {
     await this.page.getByRole('button', { name: deleteLabel(ref), exact: true }).click();
   }
 
+  /** Shows the timeline's Console tab; returns its prompt ("kubectl command") and output (role=log). */
+  async openConsole(): Promise<{ prompt: Locator; output: Locator }> {
+    await this.page.getByRole('tablist', { name: 'Timeline' }).getByRole('tab', { name: 'Console' }).click();
+    return { prompt: this.page.getByRole('textbox', { name: 'kubectl command' }), output: this.page.getByRole('log', { name: 'Console output' }) };
+  }
+
+  /** Types a line at the console's prompt and runs it (Enter). */
+  async kubectl(line: string): Promise<void> {
+    const { prompt } = await this.openConsole();
+    await prompt.fill(line);
+    await prompt.press('Enter');
+  }
+
   /** The inspector side panel (shows the selected object). */
   get inspector(): Locator {
     return this.page.getByRole('complementary', { name: 'Inspector' });

@@ -25,6 +25,8 @@ import type { Clock } from '../control-plane/sim/clock';
 import type { CommandOutput, NodeCommand } from '../shared/protocol/methods';
 import { cordon, uncordon } from '../kubectl/cordon';
 import { drain, type DrainHandle } from '../kubectl/drain';
+import { KubectlService } from './kubectl';
+import type { CommandSpec } from '../kubectl/cli/command';
 
 /** What serveProtocol needs of a cluster (src/control-plane/cluster.ts's Cluster satisfies it). */
 export interface ServableCluster {
@@ -93,6 +95,8 @@ export interface ServeOptions<C extends ServableCluster = ServableCluster> {
   traceCap?: number;
   /** Called after every API request was handled, with the cluster it went to (headless clusters settle deferred work here). */
   afterRequest?: (cluster: C) => void;
+  /** The commands 'kubectl/run' knows (default: every registered one, src/kubectl/cmd/index.ts); for tests. */
+  kubectlCommands?: readonly CommandSpec[];
 }
 
 export interface ProtocolServer<C extends ServableCluster = ServableCluster> {
@@ -137,6 +141,8 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   const post = (msg: WorkerMessage): void => {
     if (!closed) port.postMessage(msg);
   };
+  /** The console's kubectl commands; a reset or close ends them (Ctrl-C), so their calls get a reply. */
+  const kubectl = new KubectlService({ post, afterRequest: () => afterRequest(), durable: () => durable(session.cluster), commands: options.kubectlCommands });
 
   // ------------------------------------------------------------------ methods
 
@@ -172,6 +178,10 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     },
     'sim/faults': () => faultsOf(session.cluster).state(),
     'kubectl/node': (cmd) => nodeCommand(cmd),
+    'kubectl/run': (params) => kubectl.run(session.cluster, params),
+    'kubectl/catalog': () => kubectl.catalog(),
+    'kubectl/cancel': (params) => kubectl.cancel(String(params?.id)),
+    'kubectl/edited': (params) => kubectl.edited(String(params?.id), params?.yaml ?? null),
     'sim/components': () => describeComponents(session.cluster),
     'sim/decisions': (params) => schedulingDecisions(session.cluster, params),
     'trace/why': (params) => whyExists(session.cluster, params),
@@ -297,6 +307,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     if (resetting) return resetting;
     resetting = (async () => {
       for (const run of drains) run.cancel();
+      kubectl.cancelAll();
       for (const sub of subscriptions.values()) stopWatch(sub);
       stopTrace();
       try {
@@ -542,6 +553,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     close() {
       if (closed) return;
       for (const run of drains) run.cancel();
+      kubectl.cancelAll();
       for (const id of [...subscriptions.keys()]) stopSubscription(id);
       stopTrace();
       port.removeEventListener('message', onMessage);

@@ -31,6 +31,7 @@ import { CrdRegistrar } from './crd/registrar';
 import { deleteCustomResourceDefinition, isCustomResourceDefinitions } from './crd/delete';
 import { conversionFor } from './conversion/served-versions';
 import { handleAtServedVersion, watchHandlerAtServedVersion } from './conversion/converted-request';
+import { accessReviewHandler, isAccessReview } from './handlers/access-review';
 import { bindingHandler, isBinding } from './handlers/binding';
 import { createHandler } from './handlers/create';
 import { evictionHandler, isEviction } from './handlers/eviction';
@@ -150,8 +151,8 @@ export class APIServer {
     const ctx = this.begin(req);
     return withCause(this.options.trace, ctx.requestSeq, () => {
       try {
-        const rctx = this.admit(ctx);
-        const response = this.dispatch(rctx);
+        // The access reviews (kubectl auth can-i) are answered by the authorizer, not by a stored resource.
+        const response = isAccessReview(req) ? this.review(ctx) : this.dispatch(this.admit(ctx));
         emitResponse(ctx, response.code);
         return response;
       } catch (err) {
@@ -187,6 +188,14 @@ export class APIServer {
     const status = toStatus(err);
     emitResponse(ctx, status.code, { reason: status.reason, message: status.message });
     return err instanceof StatusError ? err : new StatusError(status);
+  }
+
+  /** An access review: the filter chain, then the authorizer's answer about the subject it names. */
+  private review(ctx: RequestContext): ApiResponse {
+    authenticationStage(ctx, this.user);
+    impersonationStage(ctx);
+    authorizationStage(ctx);
+    return accessReviewHandler(ctx);
   }
 
   /** The filter chain: authentication → impersonation → authorization, then the resource the request names. */

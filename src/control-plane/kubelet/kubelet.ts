@@ -20,7 +20,7 @@ import { kubeletConnection } from './connection';
 import { completeNodeConfig, type CompleteNodeConfig, type NodeConfig } from './node-config';
 import { initialNode, nodeAllocatable, nodeLabels, nodeStatus, nodeStatusChanged } from './node-status';
 import { PodSource } from './pod-source';
-import { PodWorker, type EventType, type PodWorkerHost } from './pod-worker';
+import { PodWorker, type ContainerProcess, type EventType, type PodWorkerHost } from './pod-worker';
 import { ContainerRuntime } from './runtime';
 import type { KubeletSettingsSource } from '../config/cluster-settings';
 import { volumeSetUpFailures, type VolumeSetUpFailure } from './volumes';
@@ -682,6 +682,11 @@ export class Kubelet implements PodWorkerHost {
   /** The status the kubelet last computed for a pod (what it writes, or will once it can). */
   podStatus(namespace: string, name: string): Pod['status'] | undefined {
     return this.workerFor(namespace, name)?.lastStatus;
+  }
+
+  /** A running container's process here (kubectl exec, metrics), or undefined when it does not run here. */
+  containerProcess(namespace: string, pod: string, container: string): ContainerProcess | undefined {
+    return this.workerFor(namespace, pod)?.process(container);
   }
 
   private workerFor(namespace: string, name: string): PodWorker | undefined {

@@ -117,6 +117,12 @@ export class NodeSimulator {
     return { error: `pods "${pod}" not found` };
   }
 
+  /** The kubelet running the pod (namespace/name), if a running one does. */
+  kubeletFor(namespace: string, pod: string): Kubelet | undefined {
+    for (const k of this.kubelets.values()) if (k.isRunning && k.podKeys().includes(`${namespace}/${pod}`)) return k;
+    return undefined;
+  }
+
   private must(name: string): Kubelet {
     const k = this.kubelets.get(name);
     if (!k) throw new Error(`node ${JSON.stringify(name)} not found`);

@@ -970,6 +970,26 @@ export class PodWorker {
   containerNames(): string[] {
     return [...this.containers.keys()];
   }
+
+  /** A running container's process, read-only (kubectl exec runs beside it; metrics-server measures it). */
+  process(container: string): ContainerProcess | undefined {
+    const rec = this.containers.get(container);
+    const inst = rec?.current;
+    if (!rec || !inst || inst.finishedAt !== undefined) return undefined;
+    return { spec: rec.spec, ctx: inst.ctx, run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandbox?.ip };
+  }
+}
+
+/** What kubectl exec and the simulated metrics-server read of a running container. */
+export interface ContainerProcess {
+  spec: Container;
+  ctx: ProgramContext;
+  run: ProgramRun;
+  /** ms since the epoch. */
+  startedAt: number;
+  /** Resident memory of the image's process before anything the program allocates. */
+  baseMemoryBytes: number;
+  podIP?: string;
 }
 
 /** The ObjectReference fieldPath of a container, as the kubelet sets it on container events. */

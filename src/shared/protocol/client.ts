@@ -38,10 +38,15 @@ export interface ProtocolClient {
   watch(request: ApiRequest, handlers: WatchHandlers | ((batch: WatchBatch) => void)): () => void;
   /** Subscribes to the trace channel (started on the first subscriber, stopped after the last). */
   onTrace(handler: (batch: TraceBatch) => void): () => void;
+  /** Output and editor requests of running 'kubectl/run' calls, as they arrive. Returns unsubscribe. */
+  onKubectl(handler: (event: KubectlEvent) => void): () => void;
   /** Resolves once the worker said ready (rejects on a protocol version mismatch). */
   readonly ready: Promise<void>;
   close(): void;
 }
+
+/** What a running 'kubectl/run' sends before its reply. */
+export type KubectlEvent = Extract<WorkerMessage, { type: 'kubectl/output' | 'kubectl/edit' }>;
 
 export interface ProtocolClientOptions {
   /** How to wait for "the UI has rendered this batch": requestAnimationFrame when present, else a macrotask. */
@@ -62,6 +67,7 @@ export function createProtocolClient(port: PortLike, options: ProtocolClientOpti
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   const watches = new Map<SubscriptionId, WatchHandlers>();
   const traceHandlers = new Set<(batch: TraceBatch) => void>();
+  const kubectlHandlers = new Set<(event: KubectlEvent) => void>();
   let queue: ClientMessage[] | undefined = [];
   let failure: Status | undefined;
   let nextCallId = 1;
@@ -136,6 +142,10 @@ export function createProtocolClient(port: PortLike, options: ProtocolClientOpti
         });
         return;
       }
+      case 'kubectl/output':
+      case 'kubectl/edit':
+        for (const h of [...kubectlHandlers]) h(msg);
+        return;
     }
   }
 
@@ -175,6 +185,10 @@ export function createProtocolClient(port: PortLike, options: ProtocolClientOpti
         if (traceHandlers.size === 0) send({ type: 'trace/stop' });
       };
     },
+    onKubectl(handler) {
+      kubectlHandlers.add(handler);
+      return () => kubectlHandlers.delete(handler);
+    },
     close() {
       if (closed) return;
       const status = protocolStatus('protocol client closed', 503, 'ServiceUnavailable');
@@ -182,6 +196,7 @@ export function createProtocolClient(port: PortLike, options: ProtocolClientOpti
       pending.clear();
       watches.clear();
       traceHandlers.clear();
+      kubectlHandlers.clear();
       closed = true;
       port.removeEventListener('message', onMessage);
     },

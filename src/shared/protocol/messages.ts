@@ -51,7 +51,11 @@ export type WorkerMessage =
   | { type: 'watch/batch'; id: SubscriptionId; batch: WatchBatch }
   /** The subscription could not (re)list, e.g. forbidden or the resource went away; it is over. */
   | { type: 'watch/error'; id: SubscriptionId; status: Status }
-  | { type: 'trace/batch'; batch: TraceBatch };
+  | { type: 'trace/batch'; batch: TraceBatch }
+  /** Output of a running 'kubectl/run' call, as it is printed (text: one or more lines joined with "\n"). */
+  | { type: 'kubectl/output'; id: string; stream: 'stdout' | 'stderr'; text: string }
+  /** `kubectl edit` wants the page's editor: the page answers with the call 'kubectl/edited'. */
+  | { type: 'kubectl/edit'; id: string; yaml: string; title: string };
 
 /**
  * The least a transport must offer: a dedicated worker's global scope, a Worker, a MessagePort

@@ -124,6 +124,41 @@ export interface CommandOutput {
   exitCode: number;
 }
 
+/** The part of ~/.kube/config the console keeps (src/kubectl/cli/command.ts KubeConfig), persisted by the page. */
+export interface KubeconfigState {
+  currentContext: string;
+  contexts: { name: string; cluster: string; user: string; namespace?: string }[];
+}
+
+export interface KubectlRunParams {
+  /** Chosen by the page; names the run in 'kubectl/output', 'kubectl/edit', 'kubectl/cancel' and 'kubectl/edited'. */
+  id: string;
+  /** What the user typed: `kubectl get pods`, several lines, a heredoc. */
+  line: string;
+  kubeconfig: KubeconfigState;
+  /** The editor's text, for `apply -f` / `create -f` naming the editor. */
+  editorBuffer?: string;
+}
+
+/** A flag as the console's completion knows it. */
+export interface KubectlFlagInfo {
+  name: string;
+  shorthand?: string;
+  type: 'bool' | 'string' | 'int' | 'duration' | 'stringArray' | 'stringSlice';
+}
+
+/** The console's completion data: every kubectl command path kubeplay runs (groups included), with its flags. */
+export interface KubectlCatalog {
+  commands: { path: string[]; aliases: string[]; short: string; runnable: boolean; flags: KubectlFlagInfo[] }[];
+  globalFlags: KubectlFlagInfo[];
+}
+
+export interface KubectlRunResult {
+  exitCode: number;
+  /** The kubeconfig after the command (config set-context / use-context change it). */
+  kubeconfig: KubeconfigState;
+}
+
 export interface Methods {
   /** Any API request through the full pipeline. Mutations reply only once their revision is durable. */
   'api/request': (req: ApiRequest) => ApiResponse;
@@ -142,6 +177,17 @@ export interface Methods {
    * drain replies when it finishes, as virtual time runs (evictions, PDB retries every 5 s, graceful termination).
    */
   'kubectl/node': (cmd: NodeCommand) => CommandOutput;
+  /**
+   * Runs a console line as kubectl, as the current user through the API server endpoint. Output streams as
+   * 'kubectl/output' messages while it runs; the reply comes when it exits (after Ctrl+C for a watch).
+   */
+  'kubectl/run': (params: KubectlRunParams) => KubectlRunResult;
+  /** The commands and flags kubectl knows, for the console's tab completion. */
+  'kubectl/catalog': () => KubectlCatalog;
+  /** Ctrl+C for a running 'kubectl/run'. */
+  'kubectl/cancel': (params: { id: string }) => void;
+  /** The page's answer to a 'kubectl/edit' message: the edited YAML, or null when the user cancelled. */
+  'kubectl/edited': (params: { id: string; yaml: string | null }) => void;
   /** The components' state for the Control plane view: queues, scheduler, kubelets, informers, etcd revision. */
   'sim/components': () => ComponentsSnapshot;
   /** The scheduler's recorded attempts for one pod, oldest first (per node: filtered by which plugin, or scores). */

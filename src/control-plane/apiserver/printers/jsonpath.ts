@@ -698,3 +698,15 @@ export function goSyntax(v: unknown, inInterface = false): string {
   }
   return inInterface ? String(v) : String(v);
 }
+
+/**
+ * kubectl explain's jsonPathParse: "pods.spec.containers" read as "{.pods.spec.containers}", returning the
+ * action's nodes as field names (null for a node that is not a field, e.g. "[0]"). Throws JsonPathError.
+ */
+export function explainPathNodes(input: string): (string | null)[] {
+  const trimmed = input.endsWith('.') ? input.slice(0, -1) : input;
+  const root = new Parser().parse(`{.${trimmed}}`);
+  if (root.nodes.length !== 1) throw new JsonPathError('must pass in 1 jsonpath string');
+  const action = root.nodes[0] as ListNode;
+  return action.nodes.map((n) => (n.type === 'field' ? n.value : null));
+}

@@ -2,10 +2,20 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { formatSimTime } from '../../lib/sim-time';
 import { selectEventRows, selectRequests } from '../../state/selectors';
-import { useAppStore } from '../../state/store';
+import { appStore, useAppStore } from '../../state/store';
+import { findObject, type ObjectReference } from '../../state/find-object';
+import { ConsolePanel } from '../console/Console';
 
-const Tab = { Events: 'events', Requests: 'requests' } as const;
+const Tab = { Events: 'events', Requests: 'requests', Console: 'console' } as const;
 type Tab = (typeof Tab)[keyof typeof Tab];
+
+/** Opens an Event's object in the inspector (when the page still holds it). */
+function inspectInvolved(ref: ObjectReference): void {
+  const state = appStore.getState();
+  const found = findObject(state.resources, ref);
+  if (found) state.select(found);
+  else state.showNotice(`${ref.kind ?? 'object'}/${ref.name ?? ''} no longer exists.`);
+}
 
 export function Timeline() {
   const [tab, setTab] = useState<Tab>(Tab.Events);
@@ -31,8 +41,12 @@ export function Timeline() {
         <button type="button" role="tab" aria-selected={tab === Tab.Requests} aria-controls="timeline-requests" id="timeline-requests-tab" onClick={() => setTab(Tab.Requests)}>
           API requests ({requests.length})
         </button>
+        <button type="button" role="tab" aria-selected={tab === Tab.Console} aria-controls="timeline-console" id="timeline-console-tab" onClick={() => setTab(Tab.Console)}>
+          Console
+        </button>
       </div>
-      <div className="timeline-body" ref={body} onScroll={onScroll}>
+      {tab === Tab.Console && <ConsolePanel />}
+      <div className="timeline-body" ref={body} onScroll={onScroll} hidden={tab === Tab.Console}>
         {tab === Tab.Events ? (
           <table id="timeline-events" role="tabpanel" aria-labelledby="timeline-events-tab" className="compact">
             <thead>
@@ -50,7 +64,11 @@ export function Timeline() {
                   <td className="mono">{e.time.slice(11, 19)}</td>
                   <td>{e.type}</td>
                   <td>{e.reason}</td>
-                  <td className="mono">{e.object}</td>
+                  <td className="mono">
+                    <button type="button" className="inspect-link" aria-label={`Inspect ${e.object}`} onClick={() => inspectInvolved(e.involved)}>
+                      {e.object}
+                    </button>
+                  </td>
                   <td>
                     {e.message}
                     {e.count > 1 ? ` (x${e.count})` : ''}
