@@ -192,9 +192,11 @@ Example resource specifications include:
 // ------------------------------------------------------------------ manifests (-f)
 
 /** The text behind a -f value: stdin for "-", the editor buffer for "editor". */
-export function readManifestSource(env: Pick<KubectlEnv, 'stdin' | 'editorBuffer'>, filename: string): { text: string; source: string } {
+export function readManifestSource(env: Pick<KubectlEnv, 'stdin' | 'editorBuffer' | 'files'>, filename: string): { text: string; source: string } {
   if (filename === '-') return { text: env.stdin ?? '', source: 'STDIN' };
   if (filename === 'editor' && env.editorBuffer !== undefined) return { text: env.editorBuffer, source: 'editor' };
+  const file = env.files && Object.hasOwn(env.files, filename) ? env.files[filename] : undefined;
+  if (file !== undefined) return { text: file, source: filename };
   throw new CommandError(`the path ${JSON.stringify(filename)} does not exist`);
 }
 
@@ -210,7 +212,7 @@ export interface ManifestObject {
  * Reads every -f value into objects, as the builder's FileVisitor + StreamVisitor + mapper do: List documents are
  * flattened, each object is mapped through the registry; documents that fail are errors (the rest still count).
  */
-export function readManifests(env: Pick<KubectlEnv, 'stdin' | 'editorBuffer' | 'registry'>, filenames: string[]): { objects: ManifestObject[]; errors: unknown[]; error?: Error } {
+export function readManifests(env: Pick<KubectlEnv, 'stdin' | 'editorBuffer' | 'files' | 'registry'>, filenames: string[]): { objects: ManifestObject[]; errors: unknown[]; error?: Error } {
   const objects: ManifestObject[] = [];
   const errors: unknown[] = [];
   if (filenames.filter((f) => f === '-').length > 1) return { objects, errors, error: new CommandError('standard input cannot be used for multiple arguments') };

@@ -88,6 +88,7 @@ export class KubectlService {
             kubeconfig = config;
           },
           ...(params.editorBuffer !== undefined ? { editorBuffer: params.editorBuffer } : {}),
+          ...(params.files !== undefined && typeof params.files === 'object' ? { files: params.files } : {}),
           openEditor: (yaml, title) => this.openEditor(id, command, yaml, title, signal.cancelled),
           signal,
           ...nodesFor(cluster, sim, clock),

@@ -83,6 +83,8 @@ export interface KubectlEnv {
   stdin?: string;
   /** The page's editor buffer, for `apply -f` / `create -f` with the name "editor" or no file, when available. */
   editorBuffer?: string;
+  /** Files -f may name besides "-" and "editor" (the page's samples gallery as `samples/<id>.yaml`). */
+  files?: Readonly<Record<string, string>>;
   /** Opens YAML in the page's editor (kubectl edit): resolves with the edited text, or undefined if cancelled. */
   openEditor?(yaml: string, title: string): Promise<string | undefined>;
   signal: CancelSignal;

@@ -17,6 +17,8 @@ export interface KubectlTestOptions {
   /** Default: one context "kubeplay" (cluster "kubeplay", user "admin"), no namespace. */
   kubeconfig?: KubeConfig;
   editorBuffer?: string;
+  /** Files -f may name (the page passes its samples gallery). */
+  files?: Record<string, string>;
   /** kubectl edit's editor: gets the YAML, returns the edited text (undefined: the user closed it unchanged). */
   openEditor?: (yaml: string, title: string) => Promise<string | undefined> | string | undefined;
   /** stdin when the line has no heredoc. */
@@ -73,6 +75,7 @@ export async function kubectl(cluster: Cluster, line: string, options: KubectlTe
     nodes: options.nodes ?? clusterNodes(cluster),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
     ...(options.editorBuffer !== undefined ? { editorBuffer: options.editorBuffer } : {}),
+    ...(options.files !== undefined ? { files: options.files } : {}),
     ...(options.openEditor ? { openEditor: async (yaml: string, title: string) => options.openEditor!(yaml, title) } : {}),
   };
   const io = {

@@ -36,6 +36,17 @@ describe('kubectl apply -f (client-side)', () => {
     expect(live.metadata.managedFields?.map((m) => m.manager)).toEqual(['kubectl-client-side-apply']);
   });
 
+  it('applies a file the page offers by name (a gallery sample), and refuses any other path as kubectl does', async () => {
+    const files = { 'samples/nginx-deployment.yaml': deployment(2) };
+    expect(await kubectl(cluster, 'kubectl apply -f samples/nginx-deployment.yaml', { files })).toMatchObject({ stdout: 'deployment.apps/nginx created\n', exitCode: 0 });
+    expect(cluster.client.deployments.get('nginx', { namespace: 'default' }).spec?.replicas).toBe(2);
+    expect(await kubectl(cluster, 'kubectl apply -f samples/nope.yaml', { files })).toMatchObject({
+      stdout: '',
+      stderr: 'error: the path "samples/nope.yaml" does not exist\n',
+      exitCode: 1,
+    });
+  });
+
   it('applies a multi-document heredoc one line per object, in order', async () => {
     const yaml = `apiVersion: v1
 kind: Namespace

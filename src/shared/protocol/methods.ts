@@ -138,6 +138,8 @@ export interface KubectlRunParams {
   kubeconfig: KubeconfigState;
   /** The editor's text, for `apply -f` / `create -f` naming the editor. */
   editorBuffer?: string;
+  /** Files the page offers to -f by name: the samples gallery as `samples/<id>.yaml`. */
+  files?: Record<string, string>;
 }
 
 /** A flag as the console's completion knows it. */

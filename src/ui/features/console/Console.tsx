@@ -24,6 +24,10 @@ import {
   type PendingEdit,
 } from './console-store';
 import './console.css';
+import { samples } from '../editor/samples';
+
+/** The gallery, for `kubectl apply -f samples/<id>.yaml`. */
+const sampleFiles: Record<string, string> = Object.fromEntries(samples.map((s) => [`samples/${s.id}.yaml`, s.manifest]));
 
 function objectNames(group: string, resource: string, namespace: string | undefined): string[] {
   const objects = appStore.getState().resources[resourceKey(group, resource)]?.objects;
@@ -66,7 +70,7 @@ export function ConsolePanel() {
     const line = consoleStore.getState().draft;
     cursor.current = undefined;
     following.current = true;
-    void runLine(client, line, appStore.getState().manifest);
+    void runLine(client, line, appStore.getState().manifest, sampleFiles);
   };
 
   const showHistory = (text: string | undefined) => {

@@ -97,7 +97,7 @@ export function setDraft(draft: string): void {
  * Runs a console line in the worker: echoes it, streams its output into the transcript, opens the editor when it
  * asks, and shows the exit status when it fails. `clear` clears instead. Resolves with the exit code.
  */
-export async function runLine(client: ProtocolClient, line: string, editorBuffer?: string): Promise<number> {
+export async function runLine(client: ProtocolClient, line: string, editorBuffer?: string, files?: Record<string, string>): Promise<number> {
   const state = consoleStore.getState();
   if (state.running) return -1;
   const history = addToHistory(state.history, line);
@@ -123,6 +123,7 @@ export async function runLine(client: ProtocolClient, line: string, editorBuffer
       line,
       kubeconfig: consoleStore.getState().kubeconfig,
       ...(editorBuffer !== undefined ? { editorBuffer } : {}),
+      ...(files !== undefined ? { files } : {}),
     });
     saveKubeconfig(result.kubeconfig);
     consoleStore.setState({ kubeconfig: result.kubeconfig });
