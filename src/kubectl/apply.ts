@@ -109,13 +109,11 @@ export function withLastApplied(obj: KubeObject): KubeObject {
 
 function withoutLastApplied(obj: KubeObject): KubeObject {
   const copy = structuredClone(obj);
-  const annotations = copy.metadata?.annotations;
-  if (annotations && Object.hasOwn(annotations, lastAppliedConfigAnnotation)) {
-    // An emptied map stays as {} (Unstructured.SetAnnotations with a non-nil map).
-    const rest = { ...annotations };
-    delete rest[lastAppliedConfigAnnotation];
-    copy.metadata.annotations = rest;
-  }
+  // GetModifiedConfiguration sets the annotations back as a non-nil map even when there were none, and
+  // Unstructured.SetAnnotations keeps an empty map: the last-applied configuration always has "annotations":{}.
+  const rest = { ...(copy.metadata?.annotations ?? {}) };
+  delete rest[lastAppliedConfigAnnotation];
+  copy.metadata = { ...copy.metadata, annotations: rest };
   return copy;
 }
 
