@@ -9,7 +9,7 @@ import type { ResourceType } from '../../shared/api/resources';
 import { isStatusError } from '../../shared/api/status';
 import type { KubeList, KubeObject, WatchEvent } from '../../shared/api/types';
 import { Verb, type ApiRequest } from '../../shared/api/request';
-import { humanDuration } from '../../control-plane/apiserver/printers/duration';
+import { humanDuration } from '../../shared/lib/duration';
 import type { CommandIO, CommandSpec, FlagSpec, FlagValues, KubectlEnv } from '../cli/command';
 import { kubectlErrorMessage } from '../cordon';
 import { HumanReadablePrinter } from '../printers/table-printer';

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../shared/api/types';
 import { labelSelectorAsSelector, selectorFromSet, selectorToString } from '../../shared/lib/labels';
 import type { Client } from '../../control-plane/client/client';
 import { equalIgnoreHash } from '../../control-plane/controllers/deployment/deployment-util';
+import { humanDuration } from '../../shared/lib/duration';
 import type { Describer, DescriberSettings } from './context';
 import { describePodTemplate } from './containers';
 import { describeEvents, searchEvents } from './events';
@@ -14,7 +15,6 @@ import { printController, safeEvents } from './pod';
 import {
   byteOrder,
   formatLabels,
-  humanDuration,
   LEVEL_0,
   LEVEL_1,
   printAnnotationsMultiline,

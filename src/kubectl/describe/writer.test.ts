@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { smartLabelFor } from './generic';
-import { BufferPrefixWriter, humanDuration, printAnnotationsMultiline, printLabelsMultiline, printTolerationsMultiline, rfc1123z, taintToString } from './writer';
+import { humanDuration } from '../../shared/lib/duration';
+import { BufferPrefixWriter, printAnnotationsMultiline, printLabelsMultiline, printTolerationsMultiline, rfc1123z, taintToString } from './writer';
 
 describe('describe writers', () => {
   it('HumanDuration thresholds', () => {

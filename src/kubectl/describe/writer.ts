@@ -1,6 +1,7 @@
 // describe.go's PrefixWriter (two spaces per level, terminal escapes neutralised) over a buffer that is laid out
 // with the standard library's tabwriter at the end (tabbedString), and the small printers every describer
 // shares: multi-line labels, annotations, taints and tolerations, times and durations as kubectl formats them.
+import { humanDuration } from '../../shared/lib/duration';
 import type { Taint, Toleration } from 'kubernetes-types/core/v1';
 import { tabbed } from './tabwriter';
 
@@ -181,37 +182,6 @@ export function rfc1123z(timestamp: string | undefined): string {
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${weekdays[d.getUTCDay()]}, ${pad(d.getUTCDate())} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
-}
-
-/** apimachinery duration.HumanDuration: "45s", "3m12s", "25m", "5h3m", "30h", "3d4h", "100d", "3y12d", "9y". */
-export function humanDuration(ms: number): string {
-  // int(d.Seconds()) truncates toward zero: up to 2 s of clock skew reads as "0s".
-  const seconds = Math.trunc(ms / 1000);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 60 * 2) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 10) {
-    const s = seconds % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 60 * 3) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 8) {
-    const m = minutes % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const dy = Math.floor(hours / 24) % 365;
-    return dy === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${dy}d`;
-  }
-  return `${Math.floor(hours / 24 / 365)}y`;
 }
 
 /** translateTimestampSince: the age of a timestamp at `now`, "<unknown>" when unset. */

@@ -1,7 +1,7 @@
 // A short status for an object, like the STATUS / READY columns of kubectl get (v1.32 printers): "2/3",
 // "Running", "CrashLoopBackOff", "Terminating", "Ready", "Complete 1/1"; and a tone the UI colours it by.
 import type { KubeObject } from '../../shared/api/types';
-import { age } from './human-duration';
+import { age } from '../../shared/lib/duration';
 
 /** How a status reads at a glance: the colour family of its badge. */
 export const StatusTone = {

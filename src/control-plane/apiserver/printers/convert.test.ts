@@ -5,7 +5,7 @@ import { builtinResourceTypes, type ResourceType } from '../../../shared/api/res
 import type { KubeObject, WatchEvent } from '../../../shared/api/types';
 import { createCluster } from '../../cluster';
 import { convertToTable, printerFor, tableWatchHandler } from './convert';
-import { humanDuration } from './duration';
+import { humanDuration } from '../../../shared/lib/duration';
 import type { Table } from './table';
 
 const now = Date.parse('2026-01-01T01:00:00Z');

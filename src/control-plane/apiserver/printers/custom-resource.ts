@@ -2,7 +2,7 @@
 // NAME, then the CRD version's additionalPrinterColumns, or AGE when it declares none
 // (serveDefaultColumnsIfEmpty). Cells come from each column's JSONPath; "date" columns print as ages.
 import type { KubeObject } from '../../../shared/api/types';
-import { humanDuration } from './duration';
+import { humanDuration } from '../../../shared/lib/duration';
 import { findResults, parseJsonPath, printResults, type JsonPath } from './jsonpath';
 import { column, nameColumn, objectMeta, type KindPrinter, type TableCell, type TableColumnDefinition } from './table';
 

@@ -15,7 +15,7 @@ import {
   type KindPrinter,
   type TableCell,
 } from './table';
-import { humanDuration } from './duration';
+import { humanDuration } from '../../../shared/lib/duration';
 
 const podStatus = 'io.k8s.api.core.v1.PodStatus';
 const podSpec = 'io.k8s.api.core.v1.PodSpec';

@@ -9,7 +9,7 @@
 // cells of every column, priority 1 ("-o wide") ones included; the client decides which to show.
 import type { KubeObject } from '../../../shared/api/types';
 import { definition, resolveRef } from '../../../shared/api/schemas';
-import { humanDuration } from './duration';
+import { humanDuration } from '../../../shared/lib/duration';
 
 export interface TableColumnDefinition {
   name: string;

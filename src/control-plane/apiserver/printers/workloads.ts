@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../../shared/api/types';
 import { formatLabelSelector, labelSelectorAsSelector, selectorToString } from '../../../shared/lib/labels';
 import type { LabelSelector } from '../../../shared/api/types';
-import { humanDuration } from './duration';
+import { humanDuration } from '../../../shared/lib/duration';
 import {
   ageColumn,
   arr,

@@ -4,7 +4,7 @@
 import { lazy, memo, Suspense, useCallback, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { KubeObject } from '../../../shared/api/types';
-import { age } from '../../lib/human-duration';
+import { age } from '../../../shared/lib/duration';
 import { objectStatus } from '../../lib/object-status';
 import { selectSelectedObject, selectSelection } from '../../state/selectors';
 import { appStore, useAppStore } from '../../state/store';

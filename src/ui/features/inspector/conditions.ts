@@ -1,6 +1,6 @@
 // status.conditions as describe's Conditions table: type, status, reason, message and how long ago it last changed.
 import type { KubeObject } from '../../../shared/api/types';
-import { age } from '../../lib/human-duration';
+import { age } from '../../../shared/lib/duration';
 
 interface Condition {
   type?: string;

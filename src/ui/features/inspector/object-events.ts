@@ -1,7 +1,7 @@
 // An object's Events as `kubectl describe` lists them: the core v1 Events whose involvedObject is this object,
 // oldest first, with describe's Type, Reason, Age, From and Message columns.
 import type { KubeObject } from '../../../shared/api/types';
-import { humanDuration } from '../../lib/human-duration';
+import { humanDuration } from '../../../shared/lib/duration';
 
 export interface CoreEvent extends KubeObject {
   involvedObject?: { kind?: string; name?: string; namespace?: string; uid?: string; fieldPath?: string };

@@ -1,6 +1,6 @@
 import { memo, useCallback } from 'react';
 import { parseApiVersion } from '../../../shared/api/types';
-import { age } from '../../lib/human-duration';
+import { age } from '../../../shared/lib/duration';
 import { toErrorView } from '../../state/errors';
 import type { ObjectRow } from '../../state/selectors';
 import { selectObjectRows } from '../../state/selectors';

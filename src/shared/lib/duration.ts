@@ -1,4 +1,5 @@
-// apimachinery pkg/util/duration HumanDuration: how AGE, DURATION and "(5m ago)" cells read.
+// apimachinery pkg/util/duration HumanDuration: how AGE, DURATION and "(5m ago)" cells read, wherever they are
+// printed (the API server's Tables, kubectl describe, the page).
 
 /** "45s", "3m12s", "25m", "5h3m", "30h", "3d4h", "100d", "3y12d", "9y"; "0s" for a skew under 2 s, else "<invalid>". */
 export function humanDuration(ms: number): string {
@@ -31,4 +32,11 @@ export function humanDuration(ms: number): string {
     return dy === 0 ? `${years}y` : `${years}y${dy}d`;
   }
   return `${years}y`;
+}
+
+/** AGE of an object at simulated time `now`, or "<unknown>" without a (valid) creationTimestamp. */
+export function age(creationTimestamp: string | undefined, now: number): string {
+  if (!creationTimestamp) return '<unknown>';
+  const created = Date.parse(creationTimestamp);
+  return Number.isNaN(created) ? '<unknown>' : humanDuration(now - created);
 }

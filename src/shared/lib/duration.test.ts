@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { age, humanDuration } from './human-duration';
+import { age, humanDuration } from './duration';
 
 const s = 1000;
 const m = 60 * s;
