@@ -3,6 +3,7 @@
 // controllers. Wiring only: every behaviour lives in the parts.
 //
 // It is also the headless entry point: tests, benchmarks and the worker all start a cluster here.
+import { installDefaultStorageClass } from './controllers/volume/default-storage-class';
 import { ResourceRegistry } from '../shared/api/resources';
 import { TraceKind } from '../shared/protocol/trace';
 import type { ClusterSettings } from '../shared/protocol/introspection';
@@ -31,6 +32,11 @@ import type { QueueSnapshot } from './workqueue/rate-limiting-queue';
 export interface ClusterOptions {
   /** Seed of the rng (uids, generated names, jitter). Default 1. Ignored when a persisted cluster is restored. */
   seed?: number;
+  /**
+   * Create the default StorageClass "standard" (simulated hostPath provisioner) on a new cluster, as kind does.
+   * Default false for now: the object draws a uid from the rng, which shifts the stream seeded tests depend on.
+   */
+  defaultStorageClass?: boolean;
   /** Virtual start time, ms since the epoch. Default 2026-01-01T00:00:00Z. Ignored when restoring. */
   startTime?: number;
   /**
@@ -176,6 +182,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
 
   const endpoint = new ApiServerEndpoint(apiserver, clock);
   const client = new Client(endpoint.connect('kubectl'));
+  // A new cluster comes with its default StorageClass, as kind installs one (a restored cluster keeps its own).
+  if (!snapshot && options.defaultStorageClass) installDefaultStorageClass(client);
   const controllerManager = new ControllerManager({
     client: new Client(endpoint.connect('kube-controller-manager'), controllerManagerUser),
     clock,

@@ -6,7 +6,7 @@ import { StatusError, newBadRequest, newMethodNotAllowed, toStatus, type Status 
 import { parseApiVersion, type KubeObject, type WatchEvent } from '../../shared/api/types';
 import type { TraceSink } from '../../shared/protocol/trace';
 import type { Clock } from '../sim/clock';
-import type { Rng } from '../sim/rng';
+import { createRng, type Rng } from '../sim/rng';
 import type { Store } from '../store/types';
 import { withCause } from '../trace/trace-bus';
 import { defaultAdmissionChain } from './admission/chain';
@@ -14,6 +14,7 @@ import { unknownKindError } from './decode/decoder';
 import { RBACAuthorizer } from './rbac/authorizer';
 import { bootstrapPolicy } from './rbac/bootstrap-policy';
 import { strategyFor } from './registry/strategies';
+import { kubernetesServiceObjects } from './registry/core/service/kubernetes-service';
 import {
   defaultAdminUser,
   Verb,
@@ -347,7 +348,8 @@ export class APIServer {
   }
 
   /**
-   * What a fresh API server creates: the namespaces every cluster has and the RBAC bootstrap policy. Each
+   * What a fresh API server creates: the namespaces every cluster has, the RBAC bootstrap policy and the
+   * default/kubernetes Service with its endpoints. Each
    * object goes through the normal create path as system:apiserver; objects already there are left alone, so
    * a restarted server changes nothing.
    */
@@ -372,6 +374,17 @@ export class APIServer {
     };
     for (const name of bootstrapNamespaces) create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     for (const obj of bootstrapPolicy()) create(obj);
+    // The kubernetes service controller's default/kubernetes Service, Endpoints and EndpointSlice. Their uids come
+    // from a side stream derived from (not drawn from) the cluster's rng, so adding them did not shift every name
+    // generated after bootstrap.
+    const parts = this.parts as { rng: Rng };
+    const main = parts.rng;
+    parts.rng = createRng((main.state() ^ 0x6b756265) >>> 0);
+    try {
+      for (const obj of kubernetesServiceObjects()) create(obj);
+    } finally {
+      parts.rng = main;
+    }
   }
 }
 

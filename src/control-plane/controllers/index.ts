@@ -15,6 +15,11 @@ import { TTLAfterFinishedController, TTLAfterFinishedControllerName } from './tt
 import { CronJobController, CronJobControllerName } from './cronjob/cronjob-controller';
 import { DaemonSetControllerName, DaemonSetsController } from './daemon/daemonset-controller';
 import { StatefulSetController, StatefulSetControllerName } from './statefulset/stateful-set-controller';
+import { EndpointSliceController, EndpointSliceControllerName } from './endpointslice/endpointslice-controller';
+import { EndpointsController, EndpointsControllerName } from './endpoint/endpoints-controller';
+import { PersistentVolumeBinderControllerName, PersistentVolumeController } from './volume/pv-controller';
+import { SimulatedProvisioner, SimulatedProvisionerControllerName } from './volume/simulated-provisioner';
+import { ResourceQuotaController, ResourceQuotaControllerName } from './resourcequota/resource-quota-controller';
 
 /** Adapts the common controller shape (a BaseController plus shutDown) to a RunningController. */
 function single(name: string, c: { controller: BaseController; shutDown(): void }): RunningController {
@@ -56,8 +61,24 @@ export const defaultControllers: readonly ControllerDescriptor[] = [
     start: (ctx) => single(TTLAfterFinishedControllerName, new TTLAfterFinishedController(ctx)),
   },
   {
+    name: EndpointsControllerName,
+    start: (ctx) => single(EndpointsControllerName, new EndpointsController(ctx)),
+  },
+  {
+    name: EndpointSliceControllerName,
+    start: (ctx) => single(EndpointSliceControllerName, new EndpointSliceController(ctx)),
+  },
+  {
     name: 'replication-controller',
     start: (ctx) => single('replication-controller', new ReplicaSetController({ ...ctx, kind: 'ReplicationController' })),
+  },
+  {
+    name: ResourceQuotaControllerName,
+    start: (ctx) => {
+      const c = new ResourceQuotaController(ctx);
+      c.run();
+      return c;
+    },
   },
   {
     name: NamespaceControllerName,
@@ -90,6 +111,15 @@ export const defaultControllers: readonly ControllerDescriptor[] = [
   {
     name: TaintEvictionControllerName,
     start: (ctx) => single(TaintEvictionControllerName, new TaintEvictionController(ctx)),
+  },
+  {
+    name: PersistentVolumeBinderControllerName,
+    start: (ctx) => single(PersistentVolumeBinderControllerName, new PersistentVolumeController(ctx)),
+  },
+  {
+    // Not part of kube-controller-manager: the simulated external provisioner of the default StorageClass.
+    name: SimulatedProvisionerControllerName,
+    start: (ctx) => single(SimulatedProvisionerControllerName, new SimulatedProvisioner(ctx)),
   },
   {
     name: PodGCControllerName,

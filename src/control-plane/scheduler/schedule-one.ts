@@ -19,6 +19,10 @@ import { DecisionResult, newDecisionRecord, recordScores, type DecisionRecord, t
 import type { QueuedPodInfo, SchedulingQueue } from './queue/scheduling-queue';
 import { EventResource, ActionType } from './framework/interface';
 
+/** VolumeBinding's PreBind polls its bindings every second for at most bindTimeoutSeconds (600 s). */
+const preBindPollMs = 1000;
+const preBindTimeoutMs = 600_000;
+
 /** minFeasibleNodesToFind / minFeasibleNodesPercentageToFind. */
 export const MinFeasibleNodesToFind = 100;
 export const MinFeasibleNodesPercentageToFind = 5;
@@ -278,7 +282,7 @@ export class ScheduleOne {
 
   // ---------------------------------------------------------------- the binding cycle
 
-  private bindingCycle(state: CycleState, qpi: QueuedPodInfo, assumed: PodInfo, nodeName: string, rec: DecisionRecord): void {
+  private bindingCycle(state: CycleState, qpi: QueuedPodInfo, assumed: PodInfo, nodeName: string, rec: DecisionRecord, preBindSince?: number): void {
     const { framework: fw, cache, queue, handle } = this.o;
     const key = assumed.key;
     if (!this.o.isRunning()) return;
@@ -287,7 +291,17 @@ export class ScheduleOne {
       queue.done(key);
       return;
     }
-    const s = fw.runBindPlugins(state, assumed, nodeName);
+    let s = fw.runPreBindPlugins(state, assumed, nodeName);
+    if (s?.code === Code.Wait) {
+      // VolumeBinding's PreBind waits (polling every second, up to its bind timeout) for the volume bindings.
+      const since = preBindSince ?? handle.clock.now();
+      if (handle.clock.now() - since < preBindTimeoutMs) {
+        handle.clock.setTimer(preBindPollMs, () => this.bindingCycle(state, qpi, assumed, nodeName, rec, since), `scheduler/preBind ${key}`);
+        return;
+      }
+      s = newStatus(Code.Error, 'binding volumes: context deadline exceeded');
+    }
+    if (isSuccess(s)) s = fw.runBindPlugins(state, assumed, nodeName);
     if (isSuccess(s)) {
       cache.finishBinding(key);
       queue.done(key);

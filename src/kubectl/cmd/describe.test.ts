@@ -336,8 +336,10 @@ Events:
   it('TYPE alone describes them all, separated by two blank lines; -l selects', async () => {
     const result = await kubectl(cluster, 'kubectl describe deploy,svc --show-events=false');
     const deploy = (await kubectl(cluster, 'kubectl describe deploy hello --show-events=false')).stdout;
+    // default/kubernetes (the API server's own Service) sorts before web.
+    const kube = (await kubectl(cluster, 'kubectl describe svc kubernetes --show-events=false')).stdout;
     const svc = (await kubectl(cluster, 'kubectl describe svc web --show-events=false')).stdout;
-    expect(result.stdout).toBe(`${deploy}\n\n${svc}`);
+    expect(result.stdout).toBe(`${deploy}\n\n${kube}\n\n${svc}`);
     const selected = await kubectl(cluster, 'kubectl describe pods -l tier=frontend --show-events=false');
     expect(selected.stdout).toBe((await kubectl(cluster, 'kubectl describe pod web --show-events=false')).stdout);
   });

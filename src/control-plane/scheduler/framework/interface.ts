@@ -89,6 +89,14 @@ export interface PermitPlugin extends Plugin {
   permit(state: CycleState, pod: PodInfo, nodeName: string): Status | undefined;
 }
 
+export interface PreBindPlugin extends Plugin {
+  /**
+   * Prepares the binding (VolumeBinding writes the volume bindings). The real plugin blocks until they are
+   * done; here Wait asks the binding cycle to call again a little later (the pod stays assumed meanwhile).
+   */
+  preBind(state: CycleState, pod: PodInfo, nodeName: string): Status | undefined;
+}
+
 export interface BindPlugin extends Plugin {
   /** Skip passes to the next bind plugin. */
   bind(state: CycleState, pod: PodInfo, nodeName: string): Status | undefined;
@@ -168,6 +176,7 @@ export type AnyPlugin = Plugin &
       Pick<ScorePlugin, 'score' | 'normalizeScore'> &
       Pick<ReservePlugin, 'reserve' | 'unreserve'> &
       Pick<PermitPlugin, 'permit'> &
+      Pick<PreBindPlugin, 'preBind'> &
       Pick<BindPlugin, 'bind'> &
       EnqueueExtensions
   >;

@@ -17,6 +17,7 @@ import {
   type PreFilterResult,
   type PreScorePlugin,
   type ReservePlugin,
+  type PreBindPlugin,
   type ScorePlugin,
   type SharedLister,
 } from './interface';
@@ -62,6 +63,7 @@ export class Framework {
   readonly scorePlugins: { plugin: ScorePlugin; weight: number }[];
   readonly reservePlugins: ReservePlugin[];
   readonly permitPlugins: PermitPlugin[];
+  readonly preBindPlugins: PreBindPlugin[];
   readonly bindPlugins: BindPlugin[];
   /** Plugin name → the cluster events that may make a pod it rejected schedulable. */
   readonly enqueueExtensions = new Map<string, ClusterEventWithHint[]>();
@@ -78,6 +80,7 @@ export class Framework {
     this.scorePlugins = plugins.filter((p) => has(p.plugin, 'score')).map((p) => ({ plugin: p.plugin as ScorePlugin, weight: p.weight ?? 1 }));
     this.reservePlugins = all.filter((p) => has(p, 'reserve')) as ReservePlugin[];
     this.permitPlugins = all.filter((p) => has(p, 'permit')) as PermitPlugin[];
+    this.preBindPlugins = all.filter((p) => has(p, 'preBind')) as PreBindPlugin[];
     this.bindPlugins = all.filter((p) => has(p, 'bind')) as BindPlugin[];
     for (const p of all) if (p.eventsToRegister) this.enqueueExtensions.set(p.name, p.eventsToRegister());
   }
@@ -258,6 +261,17 @@ export class Framework {
   }
 
   /** RunBindPlugins: the first plugin that does not Skip binds. */
+  /** RunPreBindPlugins: the first status that is not Success ends the phase. */
+  runPreBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status | undefined {
+    for (const pl of this.preBindPlugins) {
+      const s = pl.preBind(state, pod, nodeName);
+      if (isSuccess(s)) continue;
+      s!.plugin = pl.name;
+      return s;
+    }
+    return undefined;
+  }
+
   runBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status | undefined {
     for (const pl of this.bindPlugins) {
       const s = pl.bind(state, pod, nodeName);

@@ -21,7 +21,10 @@ describe('Service', () => {
     expect(spec.ipFamilies).toEqual(['IPv4']);
     expect(spec.externalTrafficPolicy).toBeUndefined();
     expect(svc.status).toEqual({ loadBalancer: {} });
-    expect(needsClusterIPAllocation(svc)).toBe(true);
+    // The REST layer allocated a cluster IP from 10.96.0.0/12 (outside the static block 10.96.0.1–10.96.1.0).
+    expect(spec.clusterIP).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
+    expect(spec.clusterIPs).toEqual([spec.clusterIP]);
+    expect(needsClusterIPAllocation(svc)).toBe(false);
   });
 
   it('defaults NodePort and LoadBalancer extras', () => {
@@ -64,7 +67,7 @@ describe('Service', () => {
     expect((applied.spec as Obj).clusterIP).toBe('10.96.0.10');
     expect((applied.spec as Obj).ports[0].nodePort).toBe(30080);
     expect(invalidMessage(() => update('', 'services', { ...svc, spec: { ...(svc.spec as Obj), clusterIP: '10.96.0.11', clusterIPs: ['10.96.0.11'] } }, svc))).toBe(
-      'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set',
+      'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.0.11"}: may not change once set',
     );
   });
 });

@@ -8,8 +8,7 @@ import type { ResourceStrategy } from '../../../types';
 import { validateLabels } from '../../generic/metav1';
 import { defineStrategy } from '../../generic/strategy';
 import { type Obj, arrAt, ensureObj, invalidEach, isObj, objItems, setDefault, setDefaultString, str } from '../../generic/util';
-
-export const ServiceNodePortRange = { base: 30000, size: 2768 };
+import { allocateCreate, allocateUpdate, dropTypeDependentFields, invalidStringSlice, patchAllocatedValues } from './alloc';
 const supportedProtocols = ['SCTP', 'TCP', 'UDP'];
 const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 
@@ -41,6 +40,22 @@ export function defaultService(svc: KubeObject): void {
     if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP') spec.internalTrafficPolicy = 'Cluster';
   }
   if (spec.type === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
+}
+
+/**
+ * normalizeClusterIPs on update: a client that sent clusterIP but not clusterIPs (an old client, or a patch that
+ * left clusterIPs out) keeps the stored list; clearing clusterIP clears clusterIPs when the list is unchanged.
+ */
+function normalizeClusterIPsOnUpdate(spec: Obj, oldSpec: Obj): void {
+  const same = (): boolean => JSON.stringify(arrAt(spec, 'clusterIPs')) === JSON.stringify(arrAt(oldSpec, 'clusterIPs'));
+  if (arrAt(oldSpec, 'clusterIPs').length > 0 && arrAt(spec, 'clusterIPs').length === 0 && str(oldSpec.clusterIP) === str(spec.clusterIP)) {
+    spec.clusterIPs = [...arrAt(oldSpec, 'clusterIPs')];
+  }
+  if (str(oldSpec.clusterIP) !== str(spec.clusterIP)) {
+    if (str(oldSpec.clusterIP) && !str(spec.clusterIP) && same()) delete spec.clusterIPs;
+    if (str(spec.clusterIP) && same()) spec.clusterIPs = [spec.clusterIP];
+  }
+  if (!str(spec.clusterIP) && arrAt(spec, 'clusterIPs').length > 0) spec.clusterIP = arrAt(spec, 'clusterIPs')[0];
 }
 
 /** clusterIP and clusterIPs describe the same thing; each fills the other (the REST layer's normalizeClusterIPs). */
@@ -80,15 +95,16 @@ function validateServicePort(sp: Obj, requireName: boolean, names: Set<string>, 
   return errs;
 }
 
-function validateClusterIPs(spec: Obj): FieldError[] {
+/** ValidateServiceClusterIPsRelatedFields (the part a single-stack cluster needs). */
+export function validateClusterIPs(spec: Obj): FieldError[] {
   const errs: FieldError[] = [];
   const ips = arrAt(spec, 'clusterIPs').map(String);
   if (str(spec.clusterIP) && ips.length > 0 && ips[0] !== spec.clusterIP) {
-    errs.push(fieldErr.invalid('spec.clusterIPs', ips, 'first value must match `clusterIP`'));
+    errs.push(invalidStringSlice('spec.clusterIPs', spec.clusterIPs, 'first value must match `clusterIP`'));
   }
   ips.forEach((ip, i) => {
     if (i === 0 && ip === 'None') {
-      if (ips.length > 1) errs.push(fieldErr.invalid('spec.clusterIPs', ips, "'None' must be the first and only value"));
+      if (ips.length > 1) errs.push(invalidStringSlice('spec.clusterIPs', spec.clusterIPs, "'None' must be the first and only value"));
       return;
     }
     if (!isIP(ip)) errs.push(fieldErr.invalid(`spec.clusterIPs[${i}]`, ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
@@ -155,13 +171,6 @@ export function validateServiceSpec(svc: KubeObject): FieldError[] {
     const key = `${str(p.protocol)}/${p.nodePort}`;
     if (nodePorts.has(key)) errs.push(fieldErr.duplicate(`spec.ports[${i}].nodePort`, p.nodePort));
     nodePorts.add(key);
-    // The allocator's range check: the real server reports it when it reserves the port.
-    const { base, size } = ServiceNodePortRange;
-    if (type !== 'ClusterIP' && (p.nodePort < base || p.nodePort >= base + size)) {
-      errs.push(
-        fieldErr.invalid(`spec.ports[${i}].nodePort`, p.nodePort, `provided port is not in the valid range. The range of valid ports is ${base}-${base + size - 1}`),
-      );
-    }
   });
   const seenPorts = new Set<string>();
   ports.forEach((p, i) => {
@@ -208,48 +217,43 @@ function validateServiceUpdate(svc: KubeObject, old: KubeObject): FieldError[] {
   const spec = isObj(svc.spec) ? svc.spec : {};
   const oldSpec = isObj(old.spec) ? old.spec : {};
   if (spec.type === 'ExternalName' || oldSpec.type === 'ExternalName') return [];
-  const ips = arrAt(spec, 'clusterIPs');
-  const oldIPs = arrAt(oldSpec, 'clusterIPs');
-  if (oldIPs.length > 0 && ips.length > 0 && ips[0] !== oldIPs[0]) {
-    return [fieldErr.invalid('spec.clusterIPs[0]', ips, 'may not change once set')];
+  if (isHeadless(spec) && isHeadless(oldSpec)) return [];
+  const ips = arrAt(spec, 'clusterIPs').map(String);
+  const oldIPs = arrAt(oldSpec, 'clusterIPs').map(String);
+  const errs: FieldError[] = [];
+  if (oldIPs.length === ips.length) {
+    oldIPs.forEach((ip, i) => {
+      if (ip !== ips[i]) errs.push(invalidStringSlice(`spec.clusterIPs[${i}]`, spec.clusterIPs, 'may not change once set'));
+    });
+  } else if (oldIPs.length > ips.length) {
+    if (ips.length === 0) errs.push(invalidStringSlice('spec.clusterIPs[0]', spec.clusterIPs, 'primary clusterIP can not be unset'));
+    else if (ips[0] !== oldIPs[0]) errs.push(invalidStringSlice('spec.clusterIPs[0]', spec.clusterIPs, 'may not change once set'));
+  } else if (oldIPs.length > 0 && ips[0] !== oldIPs[0]) {
+    errs.push(invalidStringSlice('spec.clusterIPs[0]', spec.clusterIPs, 'may not change once set'));
   }
-  return [];
+  return errs;
 }
 
 export function serviceStrategy(rt: ResourceType): ResourceStrategy {
   return defineStrategy(rt, {
     nameFn: nameIsDNS1035Label,
     applyDefaults: defaultService,
-    prepareForCreate(svc) {
+    prepareForCreate(svc, ctx) {
       const spec = ensureObj(svc as Obj, 'spec');
       normalizeClusterIPs(spec);
-      // Single-stack IPv4 cluster: the families the REST layer would assign.
-      if (spec.type !== 'ExternalName') {
-        setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
-        if (arrAt(spec, 'ipFamilies').length === 0) spec.ipFamilies = ['IPv4'];
-      }
+      // The Service REST layer's beginCreate: families, cluster IPs and node ports, before validation.
+      allocateCreate(svc, ctx.reader, validateClusterIPs);
       svc.status = { loadBalancer: {} };
     },
-    prepareForUpdate(svc, old) {
+    prepareForUpdate(svc, old, ctx) {
       const spec = ensureObj(svc as Obj, 'spec');
       const oldSpec = isObj(old.spec) ? old.spec : {};
-      // patchAllocatedValues: an update that leaves allocated values out keeps the stored ones.
-      if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName') {
-        if (!str(spec.clusterIP) && arrAt(spec, 'clusterIPs').length === 0 && str(oldSpec.clusterIP)) {
-          spec.clusterIP = oldSpec.clusterIP;
-          spec.clusterIPs = [...arrAt(oldSpec, 'clusterIPs')];
-        }
-        const oldPorts = objItems(oldSpec, 'ports');
-        for (const p of objItems(spec, 'ports')) {
-          if (p.nodePort || spec.type === 'ClusterIP') continue;
-          const match = oldPorts.find((o) => o.port === p.port && str(o.protocol) === str(p.protocol));
-          if (match?.nodePort) p.nodePort = match.nodePort;
-        }
-        if (!spec.healthCheckNodePort && oldSpec.healthCheckNodePort) spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
-        if (spec.ipFamilyPolicy === undefined && oldSpec.ipFamilyPolicy !== undefined) spec.ipFamilyPolicy = oldSpec.ipFamilyPolicy;
-        if (spec.ipFamilies === undefined && oldSpec.ipFamilies !== undefined) spec.ipFamilies = [...arrAt(oldSpec, 'ipFamilies')];
-      }
-      normalizeClusterIPs(spec);
+      // beginUpdate: keep allocated values the client left out, sync clusterIP/clusterIPs, allocate what the
+      // new type needs; then the strategy's dropTypeDependentFields.
+      patchAllocatedValues(spec, oldSpec);
+      normalizeClusterIPsOnUpdate(spec, oldSpec);
+      allocateUpdate(svc, old, ctx.reader, validateClusterIPs);
+      dropTypeDependentFields(spec, oldSpec);
     },
     validateSpec: validateServiceSpec,
     validateUpdate: validateServiceUpdate,
