@@ -26,6 +26,19 @@ describe('EventRecorder', () => {
     await cluster.close();
   });
 
+  it('gives two components writing about one object in the same virtual millisecond two Events', async () => {
+    const cluster = await createCluster({ controllers: false, nodes: 0, scheduler: false });
+    const cm = cluster.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo', namespace: 'default' } });
+    const provisioner = new EventRecorder({ client: cluster.client, clock: cluster.clock, source: { component: 'provisioner' } });
+    const binder = new EventRecorder({ client: cluster.client, clock: cluster.clock, source: { component: 'persistentvolume-controller' } });
+    provisioner.event(cm, EventType.Normal, 'Provisioning', 'started');
+    binder.event(cm, EventType.Normal, 'ExternalProvisioning', 'waiting');
+    const events = cluster.client.events.list({ namespace: 'default' }).items as Event[];
+    expect(events.map((e) => e.reason).sort()).toEqual(['ExternalProvisioning', 'Provisioning']);
+    expect(new Set(events.map((e) => e.metadata?.name)).size).toBe(2);
+    await cluster.close();
+  });
+
   it('starts a new Event once the aggregation window has passed', async () => {
     const cluster = await createCluster({ controllers: false, nodes: 0, scheduler: false });
     const cm = cluster.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo', namespace: 'default' } });

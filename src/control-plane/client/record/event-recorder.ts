@@ -30,9 +30,20 @@ interface Seen {
   lastSeenAt: number;
 }
 
+/**
+ * The sub-millisecond digits of event names, one sequence per cluster (its clock): every recorder of a cluster
+ * draws from it, so two components writing about one object in the same virtual millisecond get two names.
+ */
+const nameSequences = new WeakMap<Clock, { next: number }>();
+
+function nextNameSequence(clock: Clock): number {
+  let seq = nameSequences.get(clock);
+  if (!seq) nameSequences.set(clock, (seq = { next: 0 }));
+  return seq.next++ % 1_000_000;
+}
+
 export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
-  private sequence = 0;
   private lastPrune = -Infinity;
 
   constructor(
@@ -60,8 +71,8 @@ export class EventRecorder {
         return;
       }
       // Event names are "<object name>.<unix nanoseconds in hex>", as client-go makes them; virtual time has
-      // millisecond steps, so a per-recorder sequence fills the sub-millisecond digits to keep names unique.
-      const name = `${ref.name}.${(BigInt(now) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16)}`;
+      // millisecond steps, so the cluster's name sequence fills the sub-millisecond digits to keep names unique.
+      const name = `${ref.name}.${(BigInt(now) * 1_000_000n + BigInt(nextNameSequence(clock))).toString(16)}`;
       const ev: Event = {
         apiVersion: 'v1',
         kind: 'Event',
