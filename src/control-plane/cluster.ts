@@ -4,10 +4,13 @@
 //
 // It is also the headless entry point: tests, benchmarks and the worker all start a cluster here.
 import { installDefaultStorageClass } from './controllers/volume/default-storage-class';
+import { ingressNginxClass } from './controllers/ingress/ingress-class';
+import type { KubeObject } from '../shared/api/types';
 import { ResourceRegistry } from '../shared/api/resources';
 import { TraceKind } from '../shared/protocol/trace';
 import type { ClusterSettings } from '../shared/protocol/introspection';
 import { defaultAdmissionChain } from './apiserver/admission/chain';
+import { systemPriorityClassObjects } from './apiserver/admission/priority';
 import { APIServer } from './apiserver/server';
 import { Client } from './client/client';
 import { ApiServerEndpoint } from './client/connection';
@@ -18,6 +21,7 @@ import { defaultControllers } from './controllers/index';
 import { controllerManagerUser } from './controllers/shared/controller';
 import type { ControllerManagerConfig } from './controllers/controller-context';
 import { NodeSimulator } from './kubelet/node-simulator';
+import { DataPlane } from './network/data-plane';
 import { defaultNodeConfigs, type NodeConfig } from './kubelet/node-config';
 import { Scheduler, schedulerUser } from './scheduler/scheduler';
 import { createRng, type Rng } from './sim/rng';
@@ -26,6 +30,8 @@ import { MvccStore } from './store/mvcc-store';
 import type { ClusterMeta, Persistence } from './store/persistence/types';
 import type { RevisionBatch } from './store/types';
 import { TraceBus } from './trace/trace-bus';
+import { WorkloadLoads } from './metrics/loads';
+import { MetricsServer } from './metrics/metrics-server';
 import { CommitCauses, attachCommitCauses } from './introspection/commit-causes';
 import type { QueueSnapshot } from './workqueue/rate-limiting-queue';
 
@@ -33,8 +39,8 @@ export interface ClusterOptions {
   /** Seed of the rng (uids, generated names, jitter). Default 1. Ignored when a persisted cluster is restored. */
   seed?: number;
   /**
-   * Create the default StorageClass "standard" (simulated hostPath provisioner) on a new cluster, as kind does.
-   * Default false for now: the object draws a uid from the rng, which shifts the stream seeded tests depend on.
+   * Create the default StorageClass "standard" (WaitForFirstConsumer, Delete) and the CSIDriver of its simulated
+   * driver hostpath.csi.kubeplay.io on a new cluster, as kind installs its "standard" class. Default true.
    */
   defaultStorageClass?: boolean;
   /** Virtual start time, ms since the epoch. Default 2026-01-01T00:00:00Z. Ignored when restoring. */
@@ -86,9 +92,15 @@ export interface Cluster {
   readonly scheduler?: Scheduler;
   /** The simulated machines: add, remove, kill, restart and partition nodes; container logs. */
   readonly nodes: NodeSimulator;
+  /** The simulated data plane: cluster DNS, kube-proxy and the pod network (network.request sends HTTP traffic). */
+  readonly network: DataPlane;
   readonly trace: TraceBus;
   /** The demo-timing settings, live: configure() applies at once to the running components and is persisted. */
   readonly settings: LiveClusterSettings;
+  /** The simulated per-workload loads ('sim/load'), saved with the cluster's meta. */
+  readonly loads: WorkloadLoads;
+  /** The simulated metrics-server (kubectl top, the HPA controller). */
+  readonly metrics: MetricsServer;
   readonly rng: Rng;
   readonly seed: number;
   readonly persistence?: Persistence;
@@ -150,9 +162,16 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   const settings = new LiveClusterSettings(
     initialClusterSettings(meta?.settings, { ...(graceMs !== undefined ? { nodeMonitorGracePeriodSeconds: graceMs / 1000 } : {}), ...options.settings }),
   );
-  const currentMeta = (): ClusterMeta => ({ clockTime: clock.now(), rngState: rng.state(), seed, settings: { ...settings.get() } });
+  const loads = new WorkloadLoads(meta?.loads);
+  const currentMeta = (): ClusterMeta => ({ clockTime: clock.now(), rngState: rng.state(), seed, settings: { ...settings.get() }, ...loadsMeta() });
+  // Absent when no workload has a load (a cluster without loads saves the meta it always did).
+  function loadsMeta(): { loads?: ReturnType<WorkloadLoads['list']> } {
+    const list = loads.list();
+    return list.length ? { loads: list } : {};
+  }
   // A changed setting is saved with the next batch (or on its own at the next flush).
   settings.subscribe(() => persistence?.setMeta(currentMeta()));
+  loads.subscribe(() => persistence?.setMeta(currentMeta()));
 
   // Watch deliveries of a revision name its store.commit as their cause (see introspection/commit-causes.ts).
   const commitCauses = new CommitCauses();
@@ -177,13 +196,17 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   // admission plugins a kubeadm v1.32 server enables, drawing generated names from the cluster's rng.
   const admission = defaultAdmissionChain(() => rng.next(), { defaultTolerationSeconds: () => settings.defaultTolerationSeconds });
   const apiserver = new APIServer({ clock, store, registry, trace, rng, mutatingPlugins: admission.mutating, validatingPlugins: admission.validating });
-  // Creates the default namespaces and RBAC objects that are missing (a restored cluster already has them).
-  apiserver.bootstrap();
+  // Creates the default namespaces and RBAC objects that are missing (a restored cluster already has them), and
+  // the ingress addon's default IngressClass "nginx" served by the simulated ingress-nginx, and the system
+  // PriorityClasses (system-node-critical, system-cluster-critical).
+  apiserver.bootstrap([ingressNginxClass() as KubeObject, ...systemPriorityClassObjects()]);
 
   const endpoint = new ApiServerEndpoint(apiserver, clock);
   const client = new Client(endpoint.connect('kubectl'));
+  // The node simulator is built below; metrics-server reaches its kubelets once the clock runs.
+  const metrics = new MetricsServer({ clock, client: new Client(endpoint.connect('metrics-server')), kubelets: () => nodes.list(), loads });
   // A new cluster comes with its default StorageClass, as kind installs one (a restored cluster keeps its own).
-  if (!snapshot && options.defaultStorageClass) installDefaultStorageClass(client);
+  if (!snapshot && (options.defaultStorageClass ?? true)) installDefaultStorageClass(client);
   const controllerManager = new ControllerManager({
     client: new Client(endpoint.connect('kube-controller-manager'), controllerManagerUser),
     clock,
@@ -191,7 +214,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     registry,
     rng,
     controllers: selectControllers(options.controllers),
-    config: { ...options.controllerManager, nodeMonitorGracePeriodMs: () => settings.nodeMonitorGracePeriodMs },
+    config: { ...options.controllerManager, nodeMonitorGracePeriodMs: () => settings.nodeMonitorGracePeriodMs, resourceMetrics: metrics },
   });
   controllerManager.start();
 
@@ -204,6 +227,15 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
 
   const nodeConfigs = typeof options.nodes === 'number' || options.nodes === undefined ? defaultNodeConfigs(options.nodes ?? 3) : options.nodes;
   const nodes = new NodeSimulator({ client: new Client(endpoint.connect('kubelet')), clock, rng, trace, nodes: nodeConfigs, kubelet: { settings } });
+  // kube-proxy and cluster DNS watch the API like the node agents they are; their rng is their own (seeded tests keep their stream).
+  const network = new DataPlane({
+    client: new Client(endpoint.connect('kube-proxy')),
+    clock,
+    trace,
+    seed: (seed ^ 0x6b7072) >>> 0,
+    containers: (namespace, pod, container) => nodes.kubeletFor(namespace, pod)?.containerProcess(namespace, pod, container),
+  });
+  network.start();
 
   let closed = false;
   return {
@@ -215,8 +247,11 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     controllerManager,
     scheduler,
     nodes,
+    network,
     trace,
     settings,
+    loads,
+    metrics,
     rng,
     seed,
     persistence,
@@ -234,6 +269,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     async close() {
       if (closed) return;
       nodes.stop();
+      network.stop();
       scheduler?.stop();
       controllerManager.stop();
       if (persistence) {

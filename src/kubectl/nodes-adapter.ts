@@ -8,11 +8,14 @@
 // (mounted ConfigMaps, Secrets, downward API and service-account files, /etc/hostname, /etc/hosts,
 // /etc/resolv.conf, files its own program wrote), and the kubelet's script interpreter for everything else
 // (`sh -c '…'`, echo, date, hostname…). See the kubelet README's "kubectl exec and top" section.
-import type { ConfigMap, Container, EnvVar, Pod, Secret, Service, Volume, VolumeMount } from 'kubernetes-types/core/v1';
+import type { EnvVar, Pod, Service, Volume, VolumeMount } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../control-plane/cluster';
-import { hexDigest, unitHash } from '../control-plane/kubelet/hash';
 import { filesAt, runExecCommand } from '../control-plane/kubelet/program';
+import { podNetwork } from '../control-plane/network/pod-network';
+import { imageHasTool, networkTools } from '../control-plane/network/tools';
 import type { ContainerProcess } from '../control-plane/kubelet/pod-worker';
+import { dataDirName, isAtomicVolume } from '../control-plane/kubelet/volume-contents';
+import { writtenVolumeFiles } from '../control-plane/kubelet/volume-files';
 import type { KubectlNodes } from './cli/command';
 import { kubectlNodes } from './cli/nodes';
 
@@ -28,7 +31,7 @@ export function clusterNodes(cluster: Cluster): KubectlNodes {
       return unreachable ? { error: `Get "https://${unreachable}:10250/containerLogs/${namespace}/${pod}/${container ?? ''}": dial tcp ${unreachable}:10250: connect: no route to host` } : result;
     },
     exec: (namespace, pod, container, argv) => execInContainer(cluster, namespace, pod, container, argv),
-    usage: () => clusterUsage(cluster),
+    usage: () => cluster.metrics.usage(),
   };
 }
 
@@ -90,7 +93,7 @@ function execInContainer(cluster: Cluster, namespace: string, podName: string, c
     case 'cat':
       return cat(fs, argv.slice(1), busybox);
     case 'ls':
-      return ls(fs, argv.slice(1), busybox);
+      return ls(fs, argv.slice(1), busybox, proc.startedAt);
     case 'pwd':
       return { stdout: `${proc.spec.workingDir || '/'}\n`, stderr: '', exitCode: 0 };
     case 'whoami':
@@ -100,7 +103,8 @@ function execInContainer(cluster: Cluster, namespace: string, podName: string, c
     case 'uname':
       return { stdout: `${argv.includes('-a') ? `Linux ${podName} 6.8.0-51-generic #52-Ubuntu SMP PREEMPT_DYNAMIC x86_64 GNU/Linux` : 'Linux'}\n`, stderr: '', exitCode: 0 };
   }
-  if (!shells.has(base) && !interpreted.has(base)) {
+  // curl, wget and nslookup exist only in the images that ship them (busybox has no curl, nginx no wget).
+  if (!shells.has(base) && (!interpreted.has(base) || (networkTools.has(base) && !imageHasTool(proc.ctx.ref, base)))) {
     return {
       stdout: '',
       stderr: `OCI runtime exec failed: exec failed: unable to start container process: exec: ${JSON.stringify(program)}: executable file not found in $PATH: unknown\n`,
@@ -110,8 +114,15 @@ function execInContainer(cluster: Cluster, namespace: string, podName: string, c
   // A shell without -c reads its stdin, which kubectl does not attach without -i: it exits at once.
   const files: Record<string, string> = { ...proc.ctx.files };
   for (const [path, content] of fs.files) files[path] = content;
+  // The interpreter does not follow links: give it the files under their linked names too.
+  for (const link of fs.links.keys()) {
+    const real = resolve(fs, link);
+    if (fs.files.has(real)) files[link] = fs.files.get(real)!;
+    else for (const [path, content] of fs.files) if (path.startsWith(`${real}/`)) files[`${link}${path.slice(real.length)}`] = content;
+  }
   const env = Object.fromEntries(containerEnv(cluster, pod, proc));
-  const result = runExecCommand(argv, { ...proc.ctx, env, files, startTime: cluster.clock.now() }, filesAt(proc.run, cluster.clock.now() - proc.startedAt));
+  const network = podNetwork(cluster.network, namespace, podName);
+  const result = runExecCommand(argv, { ...proc.ctx, env, files, startTime: cluster.clock.now(), network }, filesAt(proc.run, cluster.clock.now() - proc.startedAt));
   const out = result.output === '' ? '' : `${result.output}\n`;
   return { stdout: out, stderr: '', exitCode: result.code };
 }
@@ -183,6 +194,12 @@ function serviceEnv(cluster: Cluster, pod: Pod, startedAt: number): EnvVar[] {
 interface ContainerFs {
   files: Map<string, string>;
   dirs: Set<string>;
+  /** File modes other than 0644. */
+  modes: Map<string, number>;
+  /** Directory modes other than 0755. */
+  dirModes: Map<string, number>;
+  /** Symbolic links (the atomic writer's ..data layout): path → target, relative to the link's directory. */
+  links: Map<string, string>;
 }
 
 const rootDirs = ['bin', 'dev', 'etc', 'home', 'lib', 'proc', 'root', 'run', 'sbin', 'sys', 'tmp', 'usr', 'var'];
@@ -196,129 +213,14 @@ function addDirs(fs: ContainerFs, path: string): void {
   fs.dirs.add('/');
 }
 
-function addFile(fs: ContainerFs, path: string, content: string): void {
+function addFile(fs: ContainerFs, path: string, content: string, mode?: number): void {
   fs.files.set(path, content);
+  if (mode !== undefined && mode !== 0o644) fs.modes.set(path, mode);
   addDirs(fs, path);
 }
 
-function decode(b64: string): string {
-  try {
-    return new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
-  } catch {
-    return b64;
-  }
-}
-
-function base64url(text: string): string {
-  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** A bound service-account token's shape (the signature is not a real one: nothing verifies it here). */
-function serviceAccountToken(pod: Pod, issuedAt: number, expirationSeconds: number): string {
-  const ns = pod.metadata?.namespace ?? '';
-  const sa = pod.spec?.serviceAccountName ?? 'default';
-  const iat = Math.floor(issuedAt / 1000);
-  const header = { alg: 'RS256', kid: hexDigest('kubeplay-sa-key', 43) };
-  const payload = {
-    aud: ['https://kubernetes.default.svc.cluster.local'],
-    exp: iat + expirationSeconds,
-    iat,
-    iss: 'https://kubernetes.default.svc.cluster.local',
-    jti: hexDigest(`${pod.metadata?.uid}/token`, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
-    'kubernetes.io': { namespace: ns, node: { name: pod.spec?.nodeName ?? '' }, pod: { name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' }, serviceaccount: { name: sa } },
-    nbf: iat,
-    sub: `system:serviceaccount:${ns}:${sa}`,
-  };
-  return `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}.${base64url(hexDigest(`${pod.metadata?.uid}/sig`, 256))}`;
-}
-
-function formatMap(m: Record<string, string> | undefined): string {
-  return Object.keys(m ?? {})
-    .sort()
-    .map((k) => `${k}=${JSON.stringify(m![k])}`)
-    .join('\n');
-}
-
-function fieldValue(pod: Pod, path: string): string | undefined {
-  switch (path) {
-    case 'metadata.name':
-      return pod.metadata?.name ?? '';
-    case 'metadata.namespace':
-      return pod.metadata?.namespace ?? '';
-    case 'metadata.uid':
-      return pod.metadata?.uid ?? '';
-    case 'metadata.labels':
-      return formatMap(pod.metadata?.labels);
-    case 'metadata.annotations':
-      return formatMap(pod.metadata?.annotations);
-  }
-  const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-  if (m) return (m[1] === 'labels' ? pod.metadata?.labels : pod.metadata?.annotations)?.[m[2]] ?? '';
-  return undefined;
-}
-
-/** The files one volume holds, relative to its root. */
-function volumeFiles(cluster: Cluster, pod: Pod, volume: Volume, startedAt: number): Map<string, string> {
-  const ns = pod.metadata?.namespace ?? '';
-  const out = new Map<string, string>();
-  const keyed = (data: Record<string, string>, items: { key: string; path: string }[] | undefined) => {
-    if (items?.length) {
-      for (const it of items) if (it.key in data) out.set(it.path, data[it.key]);
-    } else {
-      for (const [k, v] of Object.entries(data)) out.set(k, v);
-    }
-  };
-  const configMapData = (name: string): Record<string, string> | undefined => {
-    try {
-      const cm = cluster.client.configMaps.get(name, { namespace: ns }) as ConfigMap;
-      const data: Record<string, string> = { ...(cm.data ?? {}) };
-      for (const [k, v] of Object.entries(cm.binaryData ?? {})) data[k] = decode(v);
-      return data;
-    } catch {
-      return undefined;
-    }
-  };
-  const secretData = (name: string): Record<string, string> | undefined => {
-    try {
-      const s = cluster.client.secrets.get(name, { namespace: ns }) as Secret;
-      return Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, decode(v)]));
-    } catch {
-      return undefined;
-    }
-  };
-  if (volume.configMap) {
-    const data = configMapData(volume.configMap.name ?? '');
-    if (data) keyed(data, volume.configMap.items);
-  } else if (volume.secret) {
-    const data = secretData(volume.secret.secretName ?? '');
-    if (data) keyed(data, volume.secret.items);
-  } else if (volume.downwardAPI) {
-    for (const it of volume.downwardAPI.items ?? []) {
-      const v = it.fieldRef ? fieldValue(pod, it.fieldRef.fieldPath) : undefined;
-      if (v !== undefined) out.set(it.path, v);
-    }
-  } else if (volume.projected) {
-    for (const src of volume.projected.sources ?? []) {
-      if (src.serviceAccountToken) out.set(src.serviceAccountToken.path, serviceAccountToken(pod, startedAt, src.serviceAccountToken.expirationSeconds ?? 3607));
-      else if (src.configMap) {
-        const data = configMapData(src.configMap.name ?? '');
-        if (data) keyed(data, src.configMap.items);
-      } else if (src.secret) {
-        const data = secretData(src.secret.name ?? '');
-        if (data) keyed(data, src.secret.items);
-      } else if (src.downwardAPI) {
-        for (const it of src.downwardAPI.items ?? []) {
-          const v = it.fieldRef ? fieldValue(pod, it.fieldRef.fieldPath) : undefined;
-          if (v !== undefined) out.set(it.path, v);
-        }
-      }
-    }
-  }
-  return out;
-}
-
 function containerFiles(cluster: Cluster, pod: Pod, proc: ContainerProcess, now: number): ContainerFs {
-  const fs: ContainerFs = { files: new Map(), dirs: new Set(['/', ...rootDirs.map((d) => `/${d}`)]) };
+  const fs: ContainerFs = { files: new Map(), dirs: new Set(['/', ...rootDirs.map((d) => `/${d}`)]), modes: new Map(), dirModes: new Map(), links: new Map() };
   const hostname = proc.ctx.hostname;
   const ns = pod.metadata?.namespace ?? '';
   addFile(fs, '/etc/hostname', hostname);
@@ -329,7 +231,7 @@ function containerFiles(cluster: Cluster, pod: Pod, proc: ContainerProcess, now:
   );
   addFile(fs, '/etc/resolv.conf', [`search ${ns}.svc.cluster.local svc.cluster.local cluster.local`, 'nameserver 10.96.0.10', 'options ndots:5'].join('\n'));
   const volumes = new Map((pod.spec?.volumes ?? []).map((v) => [v.name, v]));
-  for (const mount of proc.spec.volumeMounts ?? []) mountVolume(cluster, pod, fs, mount, volumes.get(mount.name), proc.startedAt);
+  for (const mount of proc.spec.volumeMounts ?? []) mountVolume(cluster, pod, fs, mount, volumes.get(mount.name), proc, now);
   // What the container's own program created (and still has) by now.
   for (const [path, exists] of filesAt(proc.run, now - proc.startedAt)) {
     if (exists && !fs.files.has(path)) addFile(fs, path, '');
@@ -338,22 +240,54 @@ function containerFiles(cluster: Cluster, pod: Pod, proc: ContainerProcess, now:
   return fs;
 }
 
-function mountVolume(cluster: Cluster, pod: Pod, fs: ContainerFs, mount: VolumeMount, volume: Volume | undefined, startedAt: number): void {
+function mountVolume(cluster: Cluster, pod: Pod, fs: ContainerFs, mount: VolumeMount, volume: Volume | undefined, proc: ContainerProcess, now: number): void {
   const root = mount.mountPath.replace(/\/+$/, '') || '/';
   if (!volume) return;
-  const files = volumeFiles(cluster, pod, volume, startedAt);
-  if (mount.subPath) {
-    const content = files.get(mount.subPath);
-    if (content !== undefined) addFile(fs, root, content);
-    else {
-      fs.dirs.add(root);
-      addDirs(fs, root);
+  const kubelet = cluster.nodes.kubeletFor(pod.metadata?.namespace ?? '', pod.metadata?.name ?? '');
+  if (!kubelet) return;
+  const at = (rel: string) => `${root === '/' ? '' : root}/${rel}`;
+  if (isAtomicVolume(volume)) {
+    const versions = kubelet.volumeContents.versions(pod, volume, now, kubelet.volumeSources);
+    if (versions.length === 0) return;
+    if (mount.subPath) {
+      // A bind mount of the file as it was when the container started: later syncs do not reach it.
+      const started = [...versions].reverse().find((v) => v.at <= proc.startedAt) ?? versions[0];
+      const file = started.files.get(mount.subPath);
+      if (file) addFile(fs, root, file.content, file.mode);
+      else addDirs(fs, `${root}/x`);
+      return;
+    }
+    const latest = versions[versions.length - 1];
+    const dir = dataDirName(pod.metadata?.uid ?? '', volume.name, latest.at);
+    addDirs(fs, `${at(dir)}/x`);
+    fs.links.set(at('..data'), dir);
+    for (const [rel, file] of latest.files) {
+      addFile(fs, `${at(dir)}/${rel}`, file.content, file.mode);
+      const top = rel.split('/')[0];
+      fs.links.set(at(top), `..data/${top}`);
     }
     return;
   }
-  fs.dirs.add(root);
   addDirs(fs, `${root}/x`);
-  for (const [rel, content] of files) addFile(fs, `${root === '/' ? '' : root}/${rel}`, content);
+  fs.dirModes.set(root, volume.emptyDir ? 0o777 : 0o755);
+  if (volume.hostPath) {
+    const base = volume.hostPath.path + (mount.subPath ? `/${mount.subPath}` : '');
+    for (const d of kubelet.hostFilesystem.dirsUnder(base)) addDirs(fs, `${at(d)}/x`);
+    for (const [rel, content] of kubelet.hostFilesystem.filesUnder(base)) addFile(fs, at(rel), content);
+  }
+  if (volume.emptyDir || volume.hostPath || volume.persistentVolumeClaim) {
+    const running = (pod.spec?.containers ?? []).concat(pod.spec?.initContainers ?? []).flatMap((c) => {
+      const p = kubelet.containerProcess(pod.metadata?.namespace ?? '', pod.metadata?.name ?? '', c.name);
+      return p ? [{ mounts: p.spec.volumeMounts ?? [], run: p.run, startedAt: p.startedAt }] : [];
+    });
+    const prefix = mount.subPath ? `${mount.subPath.replace(/\/+$/, '')}/` : '';
+    for (const [rel, f] of writtenVolumeFiles(pod, running, now).get(volume.name) ?? []) {
+      if (prefix && !rel.startsWith(prefix)) continue;
+      const path = at(rel.slice(prefix.length));
+      if (f.exists) addFile(fs, path, f.content);
+      else fs.files.delete(path);
+    }
+  }
 }
 
 function normalize(path: string, cwd = '/'): string {
@@ -367,12 +301,32 @@ function normalize(path: string, cwd = '/'): string {
   return `/${parts.join('/')}`;
 }
 
+/** The path with every symbolic link along it followed (the atomic writer's key -> ..data/key -> ..<stamp>/key). */
+function resolve(fs: ContainerFs, path: string): string {
+  let p = path;
+  for (let hops = 0; hops < 8; hops++) {
+    const parts = p.split('/').filter(Boolean);
+    let changed = false;
+    for (let n = 1; n <= parts.length; n++) {
+      const head = `/${parts.slice(0, n).join('/')}`;
+      const target = fs.links.get(head);
+      if (target === undefined) continue;
+      const dir = head.slice(0, head.lastIndexOf('/')) || '/';
+      p = normalize([target.startsWith('/') ? target : `${dir}/${target}`, ...parts.slice(n)].join('/'));
+      changed = true;
+      break;
+    }
+    if (!changed) return p;
+  }
+  return p;
+}
+
 function cat(fs: ContainerFs, args: string[], busybox: boolean): ExecResult {
   let stdout = '';
   let stderr = '';
   let code = 0;
   for (const arg of args.filter((a) => !a.startsWith('-') || a === '-')) {
-    const path = normalize(arg);
+    const path = resolve(fs, normalize(arg));
     const content = fs.files.get(path);
     if (content !== undefined) {
       stdout += content;
@@ -385,116 +339,88 @@ function cat(fs: ContainerFs, args: string[], busybox: boolean): ExecResult {
   return { stdout, stderr, exitCode: code };
 }
 
-function ls(fs: ContainerFs, args: string[], busybox: boolean): ExecResult {
+function permString(kind: '-' | 'd' | 'l', mode: number): string {
+  const bits = 'rwxrwxrwx';
+  let out: string = kind;
+  for (let i = 0; i < 9; i++) out += mode & (1 << (8 - i)) ? bits[i] : '-';
+  return out;
+}
+
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** One `ls -l` line (coreutils or busybox spacing). */
+function longEntry(fs: ContainerFs, dir: string, name: string, deref: boolean, busybox: boolean, mtime: number): string {
+  const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
+  const link = fs.links.get(path);
+  const target = link !== undefined && deref ? resolve(fs, path) : path;
+  let perms: string;
+  let size: number;
+  let suffix = '';
+  if (link !== undefined && !deref) {
+    perms = permString('l', 0o777);
+    size = link.length;
+    suffix = ` -> ${link}`;
+  } else if (fs.files.has(target)) {
+    perms = permString('-', fs.modes.get(target) ?? 0o644);
+    size = new TextEncoder().encode(fs.files.get(target)!).length;
+  } else {
+    perms = permString('d', fs.dirModes.get(target) ?? 0o755);
+    size = 4096;
+  }
+  const d = new Date(mtime);
+  const date = `${months[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+  const links = perms.startsWith('d') ? 2 : 1;
+  return busybox ? `${perms}    ${links} root     root      ${String(size).padStart(10, ' ')} ${date} ${name}${suffix}` : `${perms} ${links} root root ${size} ${date} ${name}${suffix}`;
+}
+
+function ls(fs: ContainerFs, args: string[], busybox: boolean, mtime: number): ExecResult {
   const flags = args.filter((a) => a.startsWith('-')).join('');
   const all = flags.includes('a');
+  const long = flags.includes('l');
+  const deref = flags.includes('L');
   const paths = args.filter((a) => !a.startsWith('-'));
   const targets = paths.length ? paths : ['.'];
-  let stdout = '';
   let stderr = '';
   let code = 0;
   const blocks: string[] = [];
   for (const arg of targets) {
-    const path = normalize(arg === '.' ? '/' : arg);
-    if (fs.files.has(path)) {
-      blocks.push(`${arg}\n`);
+    const asGiven = normalize(arg === '.' ? '/' : arg);
+    // A link to a directory is listed as the directory when named with a trailing slash or with -L.
+    const path = fs.links.has(asGiven) && (deref || arg.endsWith('/') || !long) ? resolve(fs, asGiven) : resolve(fs, asGiven.slice(0, asGiven.lastIndexOf('/')) || '/') + (asGiven === '/' ? '' : asGiven.slice(asGiven.lastIndexOf('/')));
+    const real = normalize(path);
+    if (flags.includes('d') && fs.dirs.has(real)) {
+      const name = real === '/' ? '/' : real.slice(real.lastIndexOf('/') + 1);
+      blocks.push(long ? `${longEntry(fs, real.slice(0, real.lastIndexOf('/')) || '/', name, deref, busybox, mtime).replace(/ \S+$/, ` ${arg}`)}\n` : `${arg}\n`);
       continue;
     }
-    if (!fs.dirs.has(path)) {
+    if (fs.files.has(real) || (fs.links.has(asGiven) && long && !deref && !arg.endsWith('/'))) {
+      const dir = asGiven.slice(0, asGiven.lastIndexOf('/')) || '/';
+      blocks.push(long ? `${longEntry(fs, dir, asGiven.slice(asGiven.lastIndexOf('/') + 1), deref, busybox, mtime).replace(/ \S+( -> .*)?$/, ` ${arg}$1`)}\n` : `${arg}\n`);
+      continue;
+    }
+    if (!fs.dirs.has(real)) {
       code = busybox ? 1 : 2;
       stderr += busybox ? `ls: ${arg}: No such file or directory\n` : `ls: cannot access '${arg}': No such file or directory\n`;
       continue;
     }
-    const prefix = path === '/' ? '/' : `${path}/`;
+    const prefix = real === '/' ? '/' : `${real}/`;
     const names = new Set<string>();
-    for (const p of [...fs.files.keys(), ...fs.dirs]) {
-      if (!p.startsWith(prefix) || p === path) continue;
+    for (const p of [...fs.files.keys(), ...fs.dirs, ...fs.links.keys()]) {
+      if (!p.startsWith(prefix) || p === real) continue;
       const rest = p.slice(prefix.length);
       if (rest) names.add(rest.split('/')[0]);
     }
-    const entries = [...names].sort();
+    const entries = [...names].filter((n) => all || !n.startsWith('.')).sort();
     const listed = all ? ['.', '..', ...entries] : entries;
-    const body = listed.map((n) => `${n}\n`).join('');
+    const body = long
+      ? `total 0\n${listed.map((n) => `${n === '.' || n === '..' ? `${permString('d', fs.dirModes.get(real) ?? 0o755)} 2 root root 4096 ${longEntry(fs, real, n, deref, busybox, mtime).split(' ').slice(-3).join(' ')}` : longEntry(fs, real, n, deref, busybox, mtime)}\n`).join('')}`
+      : listed.map((n) => `${n}\n`).join('');
     blocks.push(targets.length > 1 ? `${arg}:\n${body}` : body);
   }
-  stdout = blocks.join(targets.length > 1 ? '\n' : '');
-  return { stdout, stderr, exitCode: code };
+  return { stdout: blocks.join(targets.length > 1 ? '\n' : ''), stderr, exitCode: code };
 }
 
 // ------------------------------------------------------------------ metrics-server
 
-/** metrics-server's resolution: a container is measured once it has run this long. */
-export const metricsWindowMs = 15_000;
-/** What the node itself uses besides pods (kubelet, containerd, the OS). */
-const nodeOverhead = { cpuMillis: 40, memoryBytes: 480 * 1024 * 1024 };
-
-function cpuLimitMillis(c: Container): number | undefined {
-  const raw = c.resources?.limits?.cpu;
-  if (raw === undefined) return undefined;
-  const s = String(raw);
-  const n = s.endsWith('m') ? Number(s.slice(0, -1)) : Number(s) * 1000;
-  return Number.isFinite(n) ? n : undefined;
-}
-
-/**
- * The usage model (documented in the kubelet README): a container's memory is its image's resident baseline
- * plus what its program allocated by now (stress --vm); its CPU is 1–3m idle (a server, a sleeping shell),
- * 1000m per `stress --cpu`/`yes` hog, 5m for a loop that wakes at least once a second — capped by its CPU
- * limit. A small stable per-container offset (from its ID) keeps pods from showing identical numbers.
- */
-export function containerUsage(proc: ContainerProcess, now: number): { cpuMillis: number; memoryBytes: number } {
-  const elapsed = now - proc.startedAt;
-  const jitter = unitHash(`${proc.ctx.hostname}/${proc.spec.name}/${proc.startedAt}`);
-  let memory = proc.baseMemoryBytes + Math.round(jitter * 2 * 1024 * 1024);
-  for (const a of proc.run.allocations) if (a.at <= elapsed) memory += a.bytes;
-  const argv = proc.ctx.argv ?? [];
-  let cpu = 1 + Math.floor(jitter * 3);
-  const stress = argv.findIndex((a) => /(^|\/)stress(-ng)?$/.test(a));
-  const script = argv.join(' ');
-  if (stress >= 0) {
-    const i = argv.findIndex((a, j) => j > stress && (a === '--cpu' || a === '-c' || a === '-cpus'));
-    if (i >= 0) cpu += 1000 * (Number(argv[i + 1]) || 1);
-  } else if (/\bstress(-ng)?\b.*(--cpu|-c)\s+(\d+)/.test(script)) {
-    cpu += 1000 * Number(/(--cpu|-c)\s+(\d+)/.exec(script)![2]);
-  }
-  if (proc.run.end.type === 'loop' && elapsed >= proc.run.end.at) cpu += proc.run.end.period <= 50 ? 1000 : proc.run.end.period <= 1000 ? 5 : 0;
-  const limit = cpuLimitMillis(proc.spec);
-  if (limit !== undefined) cpu = Math.min(cpu, limit);
-  return { cpuMillis: cpu, memoryBytes: memory };
-}
-
-function clusterUsage(cluster: Cluster): ReturnType<NonNullable<KubectlNodes['usage']>> {
-  const now = cluster.clock.now();
-  const nodes: { name: string; cpuMillis: number; memoryBytes: number }[] = [];
-  const pods: { namespace: string; name: string; containers: { name: string; cpuMillis: number; memoryBytes: number }[] }[] = [];
-  let all: Pod[] = [];
-  try {
-    all = cluster.client.pods.list({}).items as Pod[];
-  } catch {
-    all = [];
-  }
-  const byNode = new Map<string, { cpuMillis: number; memoryBytes: number }>();
-  for (const pod of all) {
-    const ns = pod.metadata?.namespace ?? '';
-    const name = pod.metadata?.name ?? '';
-    const kubelet = cluster.nodes.kubeletFor(ns, name);
-    if (!kubelet) continue;
-    const containers: { name: string; cpuMillis: number; memoryBytes: number }[] = [];
-    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
-      const proc = kubelet.containerProcess(ns, name, c.name);
-      if (!proc) continue;
-      const u = containerUsage(proc, now);
-      const total = byNode.get(kubelet.nodeName) ?? { cpuMillis: 0, memoryBytes: 0 };
-      byNode.set(kubelet.nodeName, { cpuMillis: total.cpuMillis + u.cpuMillis, memoryBytes: total.memoryBytes + u.memoryBytes });
-      if (now - proc.startedAt >= metricsWindowMs) containers.push({ name: c.name, ...u });
-    }
-    if (containers.length) pods.push({ namespace: ns, name, containers });
-  }
-  for (const k of cluster.nodes.list()) {
-    if (!k.isRunning || !k.isRegistered) continue;
-    const u = byNode.get(k.nodeName) ?? { cpuMillis: 0, memoryBytes: 0 };
-    const jitter = unitHash(k.nodeName);
-    nodes.push({ name: k.nodeName, cpuMillis: nodeOverhead.cpuMillis + Math.floor(jitter * 20) + u.cpuMillis, memoryBytes: nodeOverhead.memoryBytes + Math.round(jitter * 64 * 1024 * 1024) + u.memoryBytes });
-  }
-  return { nodes, pods };
-}
+// The usage model and the simulated metrics-server live in src/control-plane/metrics/ (usage.ts,
+// metrics-server.ts): kubectl top and the HPA controller read the same scrape.

@@ -19,6 +19,8 @@ import { applyManifest } from './apply';
 import { describeComponents, schedulingDecisions, whyExists } from './introspect';
 import type { IntrospectionParts } from './introspect';
 import { configureCluster, readSettings, type ClusterSettingsPort } from './settings';
+import { listLoads, setLoad, type WorkloadLoadsPort } from './load';
+import { sendTraffic } from './network';
 import type { Client } from '../control-plane/client/client';
 import { ClusterFaults, type FaultTarget } from '../control-plane/faults/cluster-faults';
 import type { Clock } from '../control-plane/sim/clock';
@@ -52,6 +54,8 @@ export interface ServableCluster {
   readonly client?: Client;
   /** The demo-timing settings (control-plane/config/cluster-settings.ts), for 'cluster/settings' and 'cluster/configure'. */
   readonly settings?: ClusterSettingsPort;
+  /** The simulated per-workload loads (control-plane/metrics/loads.ts), for 'sim/load' and 'sim/loads'. */
+  readonly loads?: WorkloadLoadsPort;
 }
 
 /**
@@ -194,6 +198,21 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
         await durable(session.cluster);
       }
     },
+    'net/request': (params) => {
+      try {
+        return sendTraffic(session.cluster, params);
+      } finally {
+        afterRequest();
+      }
+    },
+    'sim/load': async (params) => {
+      try {
+        return await setLoad(session.cluster, params);
+      } finally {
+        afterRequest();
+      }
+    },
+    'sim/loads': () => listLoads(session.cluster),
     'cluster/reset': async () => {
       if (!options.reset) throw newServiceUnavailable('this cluster cannot be reset');
       await reset(options.reset);

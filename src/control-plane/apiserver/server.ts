@@ -351,9 +351,10 @@ export class APIServer {
    * What a fresh API server creates: the namespaces every cluster has, the RBAC bootstrap policy and the
    * default/kubernetes Service with its endpoints. Each
    * object goes through the normal create path as system:apiserver; objects already there are left alone, so
-   * a restarted server changes nothing.
+   * a restarted server changes nothing. `addons` are cluster add-on objects created the same way after them
+   * (minikube's addon manager: the ingress addon's IngressClass).
    */
-  bootstrap(): void {
+  bootstrap(addons: readonly KubeObject[] = []): void {
     const { registry } = this.options;
     const create = (obj: KubeObject): void => {
       const gv = parseApiVersion(obj.apiVersion);
@@ -381,7 +382,7 @@ export class APIServer {
     const main = parts.rng;
     parts.rng = createRng((main.state() ^ 0x6b756265) >>> 0);
     try {
-      for (const obj of kubernetesServiceObjects()) create(obj);
+      for (const obj of [...kubernetesServiceObjects(), ...addons]) create(obj);
     } finally {
       parts.rng = main;
     }

@@ -19,7 +19,14 @@ import { EndpointSliceController, EndpointSliceControllerName } from './endpoint
 import { EndpointsController, EndpointsControllerName } from './endpoint/endpoints-controller';
 import { PersistentVolumeBinderControllerName, PersistentVolumeController } from './volume/pv-controller';
 import { SimulatedProvisioner, SimulatedProvisionerControllerName } from './volume/simulated-provisioner';
+import { AttachDetachController } from './volume/attachdetach/attach-detach-controller';
+import { AttachDetachControllerName } from './volume/attachdetach/attach-util';
+import { ExternalAttacher, ExternalAttacherControllerName } from './volume/attachdetach/external-attacher';
 import { ResourceQuotaController, ResourceQuotaControllerName } from './resourcequota/resource-quota-controller';
+import { HorizontalController, HorizontalPodAutoscalerControllerName } from './podautoscaler/horizontal';
+import { ServiceController, ServiceControllerName } from './service/service-controller';
+import { IngressNginx, IngressNginxControllerName } from './ingress/ingress-controller';
+import { DisruptionController, DisruptionControllerName } from './disruption/disruption-controller';
 
 /** Adapts the common controller shape (a BaseController plus shutDown) to a RunningController. */
 function single(name: string, c: { controller: BaseController; shutDown(): void }): RunningController {
@@ -73,6 +80,23 @@ export const defaultControllers: readonly ControllerDescriptor[] = [
     start: (ctx) => single('replication-controller', new ReplicaSetController({ ...ctx, kind: 'ReplicationController' })),
   },
   {
+    name: DisruptionControllerName,
+    start: (ctx) => single(DisruptionControllerName, new DisruptionController(ctx)),
+  },
+  {
+    name: HorizontalPodAutoscalerControllerName,
+    start: (ctx) =>
+      single(
+        HorizontalPodAutoscalerControllerName,
+        new HorizontalController({
+          ...ctx,
+          metrics: ctx.config.resourceMetrics,
+          syncPeriodMs: ctx.config.horizontalPodAutoscalerSyncPeriodMs,
+          downscaleStabilizationMs: ctx.config.horizontalPodAutoscalerDownscaleStabilizationMs,
+        }),
+      ),
+  },
+  {
     name: ResourceQuotaControllerName,
     start: (ctx) => {
       const c = new ResourceQuotaController(ctx);
@@ -120,6 +144,25 @@ export const defaultControllers: readonly ControllerDescriptor[] = [
     // Not part of kube-controller-manager: the simulated external provisioner of the default StorageClass.
     name: SimulatedProvisionerControllerName,
     start: (ctx) => single(SimulatedProvisionerControllerName, new SimulatedProvisioner(ctx)),
+  },
+  {
+    name: AttachDetachControllerName,
+    start: (ctx) => single(AttachDetachControllerName, new AttachDetachController(ctx)),
+  },
+  {
+    // Not part of kube-controller-manager: the simulated CSI driver's external-attacher sidecar.
+    name: ExternalAttacherControllerName,
+    start: (ctx) => single(ExternalAttacherControllerName, new ExternalAttacher(ctx)),
+  },
+  {
+    // cloud-controller-manager's service controller over the simulated cloud's load balancer pool.
+    name: ServiceControllerName,
+    start: (ctx) => single(ServiceControllerName, new ServiceController(ctx)),
+  },
+  {
+    // Not part of kube-controller-manager: the simulated ingress-nginx of minikube's ingress addon.
+    name: IngressNginxControllerName,
+    start: (ctx) => single(IngressNginxControllerName, new IngressNginx(ctx)),
   },
   {
     name: PodGCControllerName,

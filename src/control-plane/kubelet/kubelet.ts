@@ -5,6 +5,7 @@
 // can be partitioned; a failed call is retried later, so the kubelet converges once it can talk again.
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Container, Node, NodeCondition, Pod } from 'kubernetes-types/core/v1';
+import type { CSIDriver } from 'kubernetes-types/storage/v1';
 import { isStatusError, StatusReason } from '../../shared/api/status';
 import type { KubeObject } from '../../shared/api/types';
 import { parseQuantity, toMillis, toNumber } from '../../shared/lib/quantity';
@@ -24,6 +25,9 @@ import { PodWorker, type ContainerProcess, type EventType, type PodWorkerHost } 
 import { ContainerRuntime } from './runtime';
 import type { KubeletSettingsSource } from '../config/cluster-settings';
 import { volumeSetUpFailures, type VolumeSetUpFailure } from './volumes';
+import { AttachWaiter, podVolumesInUse, type AttachStateReader, type AttachWaitResult } from './volume-attach';
+import { containerResourceValue, HostFilesystem, normalizePath, VolumeContentStore, type ObjectData } from './volume-contents';
+import { writtenVolumeFiles } from './volume-files';
 
 export interface KubeletOptions {
   /** The node name; defaults to config.name. */
@@ -113,6 +117,12 @@ export class Kubelet implements PodWorkerHost {
   private readonly pendingStatus = new Set<string>();
   private readonly pendingDeletes = new Set<string>();
   private retryTimer: TimerHandle | undefined;
+  /** What the volume plugins wrote for each pod (configMap, secret, downwardAPI, projected generations). */
+  readonly volumeContents = new VolumeContentStore();
+  /** The node's own files, as hostPath volumes see them (they outlive the pods). */
+  readonly hostFilesystem = new HostFilesystem();
+  /** The volume manager's wait for PVC volumes to be bound and attached. */
+  private readonly attachWaiter = new AttachWaiter();
 
   constructor(options: KubeletOptions) {
     this.nodeName = options.name ?? options.config.name;
@@ -308,6 +318,10 @@ export class Kubelet implements PodWorkerHost {
       return;
     }
     const status = nodeStatus({ config: this.config, bootID: this.bootID, now, images: this.runtime.nodeImages(), previous: node.status?.conditions });
+    // volumesAttached is the attach/detach controller's; the kubelet reports which attachable volumes it uses.
+    if (node.status?.volumesAttached) status.volumesAttached = node.status.volumesAttached;
+    const inUse = this.volumesInUse();
+    if (inUse.length > 0) status.volumesInUse = inUse;
     const changed = nodeStatusChanged(node.status, status);
     if (!changed && now - this.lastReportAt < this.statusReportMs) return;
     const copy = { ...(structuredClone(node) as Node), status };
@@ -416,6 +430,8 @@ export class Kubelet implements PodWorkerHost {
     const uid = pod.metadata!.uid!;
     const existing = this.workers.get(uid);
     if (existing) {
+      // Termination begins: what the containers wrote to hostPath volumes stays on the node.
+      if (pod.metadata?.deletionTimestamp && !existing.pod.metadata?.deletionTimestamp) this.keepHostPathFiles(existing);
       existing.update(pod);
       this.reconcileStatus(existing, pod);
       return;
@@ -446,6 +462,9 @@ export class Kubelet implements PodWorkerHost {
   private removeWorker(uid: string, kill: boolean): void {
     const w = this.workers.get(uid);
     if (!w) return;
+    this.keepHostPathFiles(w);
+    this.volumeContents.forget(uid);
+    this.attachWaiter.forget(uid);
     if (kill) w.forceKill();
     else w.stop();
     this.workers.delete(uid);
@@ -479,7 +498,81 @@ export class Kubelet implements PodWorkerHost {
     return undefined;
   }
 
+  /** A pod's files in hostPath volumes stay on the node when the pod goes. */
+  private keepHostPathFiles(w: PodWorker): void {
+    const hostPaths = new Map((w.pod.spec?.volumes ?? []).filter((v) => v.hostPath).map((v) => [v.name, v.hostPath!.path]));
+    if (hostPaths.size === 0) return;
+    const running = w.containerNames().flatMap((n) => {
+      const p = w.process(n);
+      return p ? [{ mounts: p.spec.volumeMounts ?? [], run: p.run, startedAt: p.startedAt }] : [];
+    });
+    for (const [volume, files] of writtenVolumeFiles(w.pod, running, this.clock.now())) {
+      const root = hostPaths.get(volume);
+      if (root === undefined) continue;
+      for (const [rel, f] of files) {
+        if (f.exists) this.hostFilesystem.writeFile(normalizePath(`${root}/${rel}`), f.content);
+        else this.hostFilesystem.removeFile(`${root}/${rel}`);
+      }
+    }
+  }
+
+  /** The kubelet's ConfigMap/Secret cache: decoded data and when the object last changed, or undefined. */
+  objectData(kind: 'configmap' | 'secret', namespace: string, name: string): ObjectData | undefined {
+    try {
+      const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace }) : this.client.secrets.get(name, { namespace });
+      const data: Record<string, string> = {};
+      if (kind === 'configmap') {
+        Object.assign(data, obj.data ?? {});
+        for (const [k, v] of Object.entries((obj as { binaryData?: Record<string, string> }).binaryData ?? {})) data[k] = decodeBase64(v);
+      } else for (const [k, v] of Object.entries(obj.data ?? {})) data[k] = decodeBase64(v);
+      const times = [obj.metadata?.creationTimestamp, ...(obj.metadata?.managedFields ?? []).map((f) => f.time)].map((t) => Date.parse(t ?? '')).filter((t) => !Number.isNaN(t));
+      return { data, changedAt: times.length ? Math.max(...times) : 0 };
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      return undefined;
+    }
+  }
+
+  /** What the volume plugins read: the object cache and the node's allocatable. */
+  get volumeSources(): { objects: (kind: 'configmap' | 'secret', namespace: string, name: string) => ObjectData | undefined; allocatable: Record<string, string> } {
+    return { objects: (kind, namespace, name) => this.objectData(kind, namespace, name), allocatable: nodeAllocatable(this.config) as Record<string, string> };
+  }
+
+  waitForAttach(pod: Pod, now: number): AttachWaitResult {
+    return this.attachWaiter.wait(pod, now, this.attachStateReader());
+  }
+
+  /** The attachable volumes of the pods this kubelet still holds (node.status.volumesInUse), sorted. */
+  private volumesInUse(): string[] {
+    const reader = this.attachStateReader();
+    return [...new Set([...this.workers.values()].flatMap((w) => podVolumesInUse(w.pod, reader)))].sort();
+  }
+
+  private attachStateReader(): AttachStateReader {
+    const read = <T>(get: () => T): T | undefined | { error: string } => {
+      try {
+        return get();
+      } catch (err) {
+        if (!isStatusError(err)) throw err;
+        return isStatusError(err, StatusReason.NotFound) ? undefined : { error: (err as Error).message };
+      }
+    };
+    const plain = <T>(x: T | undefined | { error: string }): T | undefined => (x && typeof x === 'object' && 'error' in x ? undefined : (x as T | undefined));
+    return {
+      claim: (namespace, name) => read(() => this.client.persistentVolumeClaims.get(name, { namespace })),
+      volume: (name) => read(() => this.client.persistentVolumes.get(name)),
+      csiDriver: (name) => plain(read(() => this.client.resource<CSIDriver>({ group: 'storage.k8s.io', version: 'v1', resource: 'csidrivers' }).get(name))),
+      node: () => plain(read(() => this.client.nodes.get(this.nodeName))),
+    };
+  }
+
   volumeSetUpFailures(pod: Pod): VolumeSetUpFailure[] {
+    const failures = this.volumeSetUpFailuresNow(pod);
+    if (failures.length === 0) this.volumeContents.mounted(pod, this.clock.now(), this.volumeSources);
+    return failures;
+  }
+
+  private volumeSetUpFailuresNow(pod: Pod): VolumeSetUpFailure[] {
     return volumeSetUpFailures(pod, (kind, namespace, name) => {
       try {
         const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace }) : this.client.secrets.get(name, { namespace });
@@ -489,7 +582,7 @@ export class Kubelet implements PodWorkerHost {
         if (isStatusError(err, StatusReason.NotFound)) return undefined;
         return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
       }
-    });
+    }, this.hostFilesystem);
   }
 
   resolveEnv(pod: Pod, container: Container): { env: Record<string, string> } | { error: string } {
@@ -526,7 +619,16 @@ export class Kubelet implements PodWorkerHost {
         if (ref.optional) continue;
         return { error: `${kind} ${JSON.stringify(ref.name)} not found` };
       }
-      for (const [k, v] of Object.entries(data)) env[`${from.prefix ?? ''}${k}`] = v;
+      // makeEnvironmentVariables: keys that are no valid variable name (after the prefix) are skipped, with an event.
+      const invalid: string[] = [];
+      for (const [k, v] of Object.entries(data)) {
+        const name = `${from.prefix ?? ''}${k}`;
+        if (!envVarName.test(name)) invalid.push(name);
+        else env[name] = v;
+      }
+      if (invalid.length > 0) {
+        this.event(pod as KubeObject, 'Warning', 'InvalidEnvironmentVariableNames', `Keys [${invalid.sort().join(', ')}] from the EnvFrom ${kind === 'configmap' ? 'configMap' : 'secret'} ${ns}/${ref.name} were skipped since they are considered invalid environment variable names.`);
+      }
     }
     for (const e of container.env ?? []) {
       if (e.value !== undefined || !e.valueFrom) {
@@ -537,7 +639,7 @@ export class Kubelet implements PodWorkerHost {
       if (vf.fieldRef) {
         env[e.name] = fieldRefValue(vf.fieldRef.fieldPath, pod, this);
       } else if (vf.resourceFieldRef) {
-        env[e.name] = resourceFieldValue(vf.resourceFieldRef, container, this.config);
+        env[e.name] = containerResourceValue(vf.resourceFieldRef, container, nodeAllocatable(this.config) as Record<string, string>);
       } else if (vf.configMapKeyRef || vf.secretKeyRef) {
         const kind = vf.configMapKeyRef ? 'configmap' : 'secret';
         const ref = (vf.configMapKeyRef ?? vf.secretKeyRef)!;
@@ -751,6 +853,9 @@ function podRequests(pod: Pod): { cpu: number; memory: number } {
   return out;
 }
 
+/** validation.IsEnvVarName: what the kubelet accepts from envFrom. */
+const envVarName = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
 function decodeBase64(v: string): string {
   try {
     return atob(v);
@@ -788,15 +893,3 @@ function fieldRefValue(path: string, pod: Pod, kubelet: Kubelet): string {
   }
 }
 
-function resourceFieldValue(ref: { resource: string; divisor?: unknown; containerName?: string }, container: Container, config: CompleteNodeConfig): string {
-  const [kind, name] = ref.resource.split('.') as ['limits' | 'requests', string];
-  const raw = container.resources?.[kind]?.[name] ?? (kind === 'limits' ? nodeAllocatable(config)[name] : undefined) ?? '0';
-  try {
-    const q = parseQuantity(String(raw));
-    const divisor = ref.divisor !== undefined ? parseQuantity(String(ref.divisor)) : parseQuantity(name === 'cpu' ? '1' : '1');
-    const value = name === 'cpu' ? toMillis(q) / toMillis(divisor) : toNumber(q) / toNumber(divisor);
-    return String(Math.ceil(value));
-  } catch {
-    return '0';
-  }
-}

@@ -17,6 +17,7 @@ import { outputUntil, runExecCommand, runProgram, filesAt, SigtermAction, type P
 import { probeTimings, runProbe, ProbeType } from './probes';
 import type { ContainerRuntime, PullResult } from './runtime';
 import { nextMountRetryMs, type VolumeSetUpFailure } from './volumes';
+import type { AttachWaitResult } from './volume-attach';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -35,6 +36,8 @@ export interface PodWorkerHost {
   resolveEnv(pod: Pod, container: Container): { env: Record<string, string> } | { error: string };
   /** The pod's volumes whose SetUp fails now (a configMap/secret volume whose object is missing). */
   volumeSetUpFailures(pod: Pod): VolumeSetUpFailure[];
+  /** Whether the pod's PVC volumes are bound and attached to this node (volume-attach.ts); absent: nothing to wait for. */
+  waitForAttach?(pod: Pod, now: number): AttachWaitResult;
   /** The worker's status changed: write it (the status manager). */
   statusChanged(worker: PodWorker): void;
   /** Termination finished: write the final status and delete the pod object. */
@@ -147,6 +150,8 @@ export class PodWorker {
   /** Every volume is set up; until then nothing is created (WaitForAttachAndMount). */
   private volumesMounted = false;
   private mountRetry = { delayMs: 0, at: 0 };
+  /** When the pending attach re-check fires (one timer at a time). */
+  private attachWakeAt = 0;
   /** The status last computed, for the status manager. */
   lastStatus: PodStatus | undefined;
 
@@ -320,6 +325,15 @@ export class PodWorker {
   /** SyncPod waits for the volumes before the sandbox; a failed SetUp is retried on the executor's back-off. */
   private mountVolumes(now: number): boolean {
     if (this.volumesMounted) return true;
+    const attach = this.host.waitForAttach?.(this.pod, now);
+    if (attach && !attach.ready) {
+      if (attach.failedMount) this.host.event(this.pod as KubeObject, 'Warning', 'FailedMount', attach.failedMount);
+      if (this.attachWakeAt <= now) {
+        this.attachWakeAt = attach.retryAt;
+        this.wakeAt(attach.retryAt, 'attachRetry');
+      }
+      return false;
+    }
     if (now < this.mountRetry.at) return false;
     const failures = this.host.volumeSetUpFailures(this.pod);
     if (failures.length === 0) {

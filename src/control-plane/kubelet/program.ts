@@ -5,10 +5,12 @@
 import { rfc3339 } from '../sim/clock';
 import { ImageRun, imageVersion, type ImageProfile, type ImageReference } from './images';
 import { argvCommand, parseScript, ShellSyntaxError, type Command, type List, type Redirect, type Word } from './script-parser';
+import { curl, imageHasTool, isOldBusyboxNslookup, nslookup, wget, type PodNetwork, type ToolOutput } from '../network/tools';
 
 export type ProgramEvent =
   | { at: number; type: 'out'; text: string }
-  | { at: number; type: 'file'; path: string; exists: boolean };
+  /** content: the file's lines as the program leaves them (shared volumes show them to other containers). */
+  | { at: number; type: 'file'; path: string; exists: boolean; content?: string[] };
 
 export type ProgramEnd =
   | { type: 'exit'; at: number; code: number }
@@ -46,6 +48,8 @@ export interface ProgramContext {
   startTime: number;
   /** Whether the container declares ports (an unknown program then is taken to be a server). */
   declaresPorts: boolean;
+  /** The pod's network (DNS, Services, other pods): curl, wget and nslookup use it when given (kubectl exec does). */
+  network?: PodNetwork;
 }
 
 const maxEvents = 5000;
@@ -117,7 +121,7 @@ class Interpreter {
 
   private setFile(path: string, exists: boolean, content: string[] = []): void {
     this.fs.set(path, { exists, content });
-    if (this.events.length < maxEvents) this.events.push({ at: this.t, type: 'file', path, exists });
+    if (this.events.length < maxEvents) this.events.push({ at: this.t, type: 'file', path, exists, content });
   }
 
   /** A file nobody created or removed is assumed to exist (the image ships it, a volume holds it). */
@@ -478,8 +482,9 @@ class Interpreter {
         throw new End({ type: 'loop', at: this.t, period: minLoopPeriodMs, events: [{ at: 0, type: 'out', text: args[0] ?? 'y' }] });
       case 'wget':
       case 'curl':
-        return this.fetch(name, args);
       case 'nslookup':
+        if (this.ctx.network) return this.networkTool(name, args, this.ctx.network);
+        if (name !== 'nslookup') return this.fetch(name, args);
         this.advance(20);
         this.emit('Server:    10.96.0.10');
         this.emit('Address 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local');
@@ -634,6 +639,28 @@ class Interpreter {
     }
     if (args.length === 1) return args[0] !== '';
     return true;
+  }
+
+  /** curl, wget and nslookup over the simulated network (see network/tools.ts); absent from images that lack them. */
+  private networkTool(name: string, args: string[], net: PodNetwork): void {
+    if (!imageHasTool(this.ctx.ref, name)) {
+      this.emit(`sh: ${name}: not found`, 'stderr');
+      this.status = 127;
+      return;
+    }
+    let out: ToolOutput & { saved?: { path: string; lines: string[] } };
+    if (name === 'curl') {
+      const oi = args.findIndex((a) => a === '-o' || a === '--output');
+      out = curl(args, net);
+      const file = oi >= 0 ? args[oi + 1] : undefined;
+      if (file && file !== '-' && out.code === 0) this.setFile(file, true, []);
+    } else if (name === 'wget') out = wget(args, net);
+    else out = nslookup(args, net, isOldBusyboxNslookup(this.ctx.ref));
+    if (out.saved) this.setFile(out.saved.path, true, out.saved.lines);
+    this.advance(Math.max(1, Math.round(out.durationMs)));
+    for (const line of out.stdout) this.emit(line);
+    for (const line of out.stderr) this.emit(line, 'stderr');
+    this.status = out.code;
   }
 
   private fetch(name: string, args: string[]): void {

@@ -1,8 +1,10 @@
 // The volume manager's part that decides whether a pod's volumes can be set up (WaitForAttachAndMount): a
 // configMap or secret volume needs its object — and the keys its items name — unless it is optional. Until every
 // volume is set up the kubelet creates no sandbox: the pod stays ContainerCreating with FailedMount events, as on
-// a real node. (Projected volumes — the injected kube-api-access token — and other kinds always set up here.)
+// a real node. A hostPath volume's type is checked against the node's files (Directory and File must exist;
+// DirectoryOrCreate and FileOrCreate create them). Projected, downwardAPI and emptyDir volumes always set up.
 import type { Pod, Volume } from 'kubernetes-types/core/v1';
+import { checkHostPathType, type HostFilesystem } from './volume-contents';
 
 /**
  * What the kubelet's object cache answers: the data keys, undefined when the object does not exist, or an
@@ -17,11 +19,11 @@ export interface VolumeSetUpFailure {
 }
 
 /** The volumes of the pod whose SetUp fails now, in spec order. */
-export function volumeSetUpFailures(pod: Pod, lookup: VolumeSourceLookup): VolumeSetUpFailure[] {
+export function volumeSetUpFailures(pod: Pod, lookup: VolumeSourceLookup, host?: HostFilesystem): VolumeSetUpFailure[] {
   const namespace = pod.metadata?.namespace ?? '';
   const failures: VolumeSetUpFailure[] = [];
   for (const volume of pod.spec?.volumes ?? []) {
-    const message = setUpError(volume, namespace, lookup);
+    const message = volume.hostPath ? (host ? checkHostPathType(host, volume.hostPath.path, volume.hostPath.type) : undefined) : setUpError(volume, namespace, lookup);
     if (message) failures.push({ volume: volume.name, message });
   }
   return failures;

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
-import type { Pod, ReplicationController } from 'kubernetes-types/core/v1';
+import type { PersistentVolumeClaim, Pod, ReplicationController } from 'kubernetes-types/core/v1';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../shared/api/types';
 import type { TestCluster } from '../testing/test-cluster';
@@ -111,17 +111,14 @@ const expectations: Record<string, Expectation> = {
   },
   'application/php-apache.yaml': (tc) => expectDeploymentAvailable(tc, 'php-apache', 1),
   'application/wordpress/mysql-deployment.yaml': (tc, errors) => {
-    // The PVC has no storageClassName and a kubeadm cluster has no default StorageClass: it stays Pending, and
-    // kube-scheduler's VolumeBinding keeps the pod unscheduled.
+    // The PVC has no storageClassName: it gets the default class "standard", whose volume is provisioned and
+    // attached once the pod is scheduled; the container then waits for the Secret mysql-pass it reads.
     expect(errors).toEqual([]);
     tc.advance(30_000);
     const p = tc.client.pods.list({ namespace: 'default', labelSelector: 'app=wordpress,tier=mysql' }).items[0];
-    expect(p.spec?.nodeName).toBeUndefined();
-    expect(condition(p.status?.conditions, 'PodScheduled')).toMatchObject({
-      status: 'False',
-      reason: 'Unschedulable',
-      message: '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
-    });
+    expect(p.spec?.nodeName).toBeDefined();
+    expect((tc.get('persistentvolumeclaim', 'default', 'mysql-pv-claim') as PersistentVolumeClaim).status?.phase).toBe('Bound');
+    expect(containerState(p)?.state?.waiting).toEqual({ reason: 'CreateContainerConfigError', message: 'secret "mysql-pass" not found' });
   },
   'configmap/configure-pod.yaml': (tc) => expectFailedMount(tc, 'configmap-demo-pod', 'config', 'configmap "game-demo" not found'),
   'controllers/frontend.yaml': (tc) => {

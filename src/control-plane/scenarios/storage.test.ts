@@ -71,7 +71,7 @@ describe('storage', () => {
     const sc = tc.get('storageclass', undefined, 'standard') as StorageClass | undefined;
     expect(sc).toMatchObject({
       metadata: { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
-      provisioner: 'kubeplay.io/simulated-hostpath',
+      provisioner: 'hostpath.csi.kubeplay.io',
       reclaimPolicy: 'Delete',
       volumeBindingMode: 'WaitForFirstConsumer',
     });
@@ -93,7 +93,7 @@ describe('storage', () => {
     const node = pod('db')!.spec!.nodeName!;
     expect(claim.metadata?.annotations).toMatchObject({
       'volume.kubernetes.io/selected-node': node,
-      'volume.kubernetes.io/storage-provisioner': 'kubeplay.io/simulated-hostpath',
+      'volume.kubernetes.io/storage-provisioner': 'hostpath.csi.kubeplay.io',
       'pv.kubernetes.io/bind-completed': 'yes',
       'pv.kubernetes.io/bound-by-controller': 'yes',
     });
@@ -101,12 +101,12 @@ describe('storage', () => {
     expect(claim.spec?.volumeName).toBe(name);
     expect(claim.status).toMatchObject({ phase: 'Bound', capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce'] });
     const volume = pv(name)!;
-    expect(volume.metadata?.annotations?.['pv.kubernetes.io/provisioned-by']).toBe('kubeplay.io/simulated-hostpath');
+    expect(volume.metadata?.annotations?.['pv.kubernetes.io/provisioned-by']).toBe('hostpath.csi.kubeplay.io');
     expect(volume.spec).toMatchObject({
       capacity: { storage: '2Gi' },
       storageClassName: 'standard',
       persistentVolumeReclaimPolicy: 'Delete',
-      hostPath: { path: `/var/lib/kubeplay/pv/${name}` },
+      csi: { driver: 'hostpath.csi.kubeplay.io', volumeHandle: name, fsType: 'ext4' },
       claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: claim.metadata!.uid },
     });
     expect(volume.spec?.nodeAffinity?.required?.nodeSelectorTerms?.[0]?.matchExpressions?.[0]?.values).toEqual([node]);

@@ -250,7 +250,9 @@ describe('Scheduler on a real cluster', () => {
     cluster.runUntilIdle();
     expect(nodeOf('low')).toBe('node-1');
     const low = cluster.client.pods.get('low', { namespace: 'default' });
-    const high = cluster.client.pods.create(makePod('high', { cpu: '800m', priority: 1000 }));
+    // The Priority admission plugin resolves the class into spec.priority (a bare priority would be refused).
+    cluster.client.priorityClasses.create({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 });
+    const high = cluster.client.pods.create(makePod('high', { cpu: '800m', extra: { priorityClassName: 'high' } }));
     cluster.runUntilIdle();
     // The victim is marked and deleted gracefully; the preemptor is nominated and waits.
     const victim = cluster.client.pods.get('low', { namespace: 'default' });

@@ -126,6 +126,7 @@ export class Scheduler {
       informers.namespaces,
       informers.persistentVolumeClaims,
       informers.storageClasses,
+      informers.podDisruptionBudgets,
     ] as unknown as SharedInformer<object>[];
     for (const i of used) i.start();
 
@@ -143,6 +144,7 @@ export class Scheduler {
       namespaceLister: informers.namespaces.lister,
       persistentVolumeClaimLister: informers.persistentVolumeClaims.lister,
       storageClassLister: informers.storageClasses.lister,
+      podDisruptionBudgetLister: informers.podDisruptionBudgets.lister,
     };
     const framework = newFramework(handle, profile);
     const cache = new SchedulerCache();

@@ -13,6 +13,7 @@ import {
   describeServiceAccount,
 } from './misc';
 import { describeNode } from './node';
+import { describePodDisruptionBudget, describePriorityClass } from './policy';
 import { describePodByName } from './pod';
 import {
   describeCronJob,
@@ -42,6 +43,8 @@ const describers: Record<string, Describer> = {
   'apps/DaemonSet': describeDaemonSet,
   'batch/Job': describeJob,
   'batch/CronJob': describeCronJob,
+  'policy/PodDisruptionBudget': describePodDisruptionBudget,
+  'scheduling.k8s.io/PriorityClass': describePriorityClass,
 };
 
 /** Describer(): the kind's own describer, else the generic one. */

@@ -4,6 +4,7 @@ import type { ApiRequest, ApiResponse, UserInfo } from '../api/request';
 import type { ResourceType } from '../api/resources';
 import type { Status } from '../api/status';
 import type { KubeObject } from '../api/types';
+import type { TrafficParams, TrafficResult, WorkloadLoad } from './network';
 import type { ClusterSettings, ClusterSettingsView, ComponentsSnapshot, DecisionsParams, SchedulingDecisionView, WhyParams, WhyResult } from './introspection';
 
 export const SimAction = { Pause: 'pause', Resume: 'resume', Step: 'step', Speed: 'speed' } as const;
@@ -200,6 +201,12 @@ export interface Methods {
   'cluster/settings': () => ClusterSettingsView;
   /** Changes some settings; they apply at once and persist with the cluster. */
   'cluster/configure': (params: Partial<ClusterSettings>) => ClusterSettingsView;
+  /** Sends one HTTP request through the simulated data plane (DNS, kube-proxy, Ingress, NetworkPolicy) and answers what came back. */
+  'net/request': (params: TrafficParams) => TrafficResult;
+  /** Sets one workload's simulated load (0 removes it); answers every load in effect. Persists with the cluster. */
+  'sim/load': (params: WorkloadLoad) => WorkloadLoad[];
+  /** The simulated loads in effect. */
+  'sim/loads': () => WorkloadLoad[];
   /** Wipes the persisted cluster and starts a fresh one; open watches relist against it. */
   'cluster/reset': () => void;
   'cluster/info': () => ClusterInfo;

@@ -13,6 +13,7 @@ export const TraceKind = {
   QueueRetry: 'queue.retry',
   ReconcileStart: 'reconcile.start',
   ReconcileEnd: 'reconcile.end',
+  NetRequest: 'net.request', // one request through the simulated data plane (data: TrafficParams + TrafficResult)
   Custom: 'custom',
 } as const;
 export type TraceKind = (typeof TraceKind)[keyof typeof TraceKind];

@@ -9,10 +9,12 @@ describe('default admission chain', () => {
       'NamespaceLifecycle',
       'LimitRanger',
       'ServiceAccount',
+      'Priority',
       'DefaultTolerationSeconds',
       'DefaultStorageClass',
+      'DefaultIngressClass',
     ]);
-    expect(defaultValidatingPlugins().map((p) => p.name)).toEqual(['LimitRanger', 'ServiceAccount', 'ResourceQuota']);
+    expect(defaultValidatingPlugins().map((p) => p.name)).toEqual(['LimitRanger', 'ServiceAccount', 'Priority', 'ResourceQuota']);
   });
 
   it('turns a bare pod into what the API server stores, then charges the quota', () => {
@@ -20,7 +22,7 @@ describe('default admission chain', () => {
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' }, status: { phase: 'Active' } },
       { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'default', name: 'default' } },
       { apiVersion: 'v1', kind: 'LimitRange', metadata: { namespace: 'default', name: 'lr' }, spec: { limits: [{ type: 'Container', defaultRequest: { cpu: '100m' } }] } },
-      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { namespace: 'default', name: 'q' }, spec: { hard: { 'requests.cpu': '1', pods: '5' } } },
+      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { namespace: 'default', name: 'q' }, spec: { hard: { 'requests.cpu': '1', pods: '5' } }, status: { hard: { 'requests.cpu': '1', pods: '5' }, used: { 'requests.cpu': '0', pods: '0' } } },
     ]);
     const env = fakeAdmissionContext(reader);
     const chain = defaultAdmissionChain(() => 0.5);

@@ -1,12 +1,14 @@
 // The admission plugins a kubeadm v1.32 API server enables by default, in kube-apiserver's order
 // (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins). The mutating pass runs every plugin's Admit in this
-// order, then the validating pass every Validate; webhooks and ResourceQuota come last. PodSecurity, Priority,
+// order, then the validating pass every Validate; webhooks and ResourceQuota come last. PodSecurity,
 // RuntimeClass, the webhooks and the rest of the default-on list are not simulated yet.
 import type { MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from '../types';
 import { defaultStorageClass } from './default-storage-class';
+import { defaultIngressClass } from './default-ingress-class';
 import { defaultTolerationSecondsPlugin, newDefaultTolerationSecondsPlugin } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import { PriorityAdmission } from './priority';
 import { ResourceQuotaAdmission } from './resource-quota';
 import { ServiceAccountAdmission } from './service-account';
 
@@ -28,14 +30,15 @@ export interface AdmissionFlags {
 export function defaultAdmissionChain(rng?: () => number, flags: AdmissionFlags = {}): AdmissionChain {
   const limitRanger = new LimitRanger();
   const serviceAccount = new ServiceAccountAdmission(rng);
+  const priority = new PriorityAdmission();
   const defaultToleration = flags.defaultTolerationSeconds
     ? newDefaultTolerationSecondsPlugin(flags.defaultTolerationSeconds)
     : defaultTolerationSecondsPlugin;
   return {
-    // NamespaceLifecycle, LimitRanger, ServiceAccount, DefaultTolerationSeconds, DefaultStorageClass.
-    mutating: [namespaceLifecycle, limitRanger, serviceAccount, defaultToleration, defaultStorageClass],
-    // LimitRanger, ServiceAccount, ResourceQuota.
-    validating: [limitRanger, serviceAccount, new ResourceQuotaAdmission()],
+    // NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds, DefaultStorageClass, DefaultIngressClass.
+    mutating: [namespaceLifecycle, limitRanger, serviceAccount, priority, defaultToleration, defaultStorageClass, defaultIngressClass],
+    // LimitRanger, ServiceAccount, Priority, ResourceQuota.
+    validating: [limitRanger, serviceAccount, priority, new ResourceQuotaAdmission()],
   };
 }
 

@@ -17,6 +17,7 @@ const resourceOfKind: Record<string, GroupResource> = {
   Secret: { group: '', resource: 'secrets' },
   PersistentVolumeClaim: { group: '', resource: 'persistentvolumeclaims' },
   StorageClass: { group: 'storage.k8s.io', resource: 'storageclasses' },
+  IngressClass: { group: 'networking.k8s.io', resource: 'ingressclasses' },
   Deployment: { group: 'apps', resource: 'deployments' },
   Role: { group: 'rbac.authorization.k8s.io', resource: 'roles' },
   ClusterRole: { group: 'rbac.authorization.k8s.io', resource: 'clusterroles' },

@@ -6,8 +6,10 @@ import { ResourceQuotaAdmission, computeQuotaUsage } from './resource-quota';
 const pods = { group: '', resource: 'pods' };
 const quotasGR = { group: '', resource: 'resourcequotas' };
 
-function quota(name: string, hard: Record<string, string>, extra: Record<string, unknown> = {}, status?: Record<string, unknown>): KubeObject {
-  return { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { namespace: 'default', name }, spec: { hard, ...extra }, ...(status ? { status } : {}) };
+/** A quota as the resourcequota-controller left it: status.hard = spec.hard, status.used measured (default 0). */
+function quota(name: string, hard: Record<string, string>, extra: Record<string, unknown> = {}, used: Record<string, string> = {}): KubeObject {
+  const zero = Object.fromEntries(Object.keys(hard).map((k) => [k, '0']));
+  return { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { namespace: 'default', name }, spec: { hard, ...extra }, status: { hard, used: { ...zero, ...used } } };
 }
 function pod(name: string, resources?: Record<string, unknown>, spec: Record<string, unknown> = {}): KubeObject {
   return {
@@ -21,8 +23,8 @@ function pod(name: string, resources?: Record<string, unknown>, spec: Record<str
 describe('ResourceQuota admission', () => {
   const plugin = new ResourceQuotaAdmission();
 
-  it('charges the quota in a side write, computing usage the status does not list yet', () => {
-    const reader = new FakeReader([quota('compute', { pods: '3', 'requests.cpu': '1' }), pod('old', { requests: { cpu: '200m' } })]);
+  it('charges the quota in a side write, from the usage the controller measured', () => {
+    const reader = new FakeReader([quota('compute', { pods: '3', 'requests.cpu': '1' }, {}, { pods: '1', 'requests.cpu': '200m' }), pod('old', { requests: { cpu: '200m' } })]);
     const env = fakeAdmissionContext(reader);
     plugin.validate(admissionAttrs(pods, pod('new', { requests: { cpu: '300m' } })), env.ctx);
     expect(env.sideWrites.map((w) => [w.gr, w.namespace, w.name])).toEqual([[quotasGR, 'default', 'compute']]);
@@ -35,7 +37,7 @@ describe('ResourceQuota admission', () => {
 
   it('refuses with the exceeded-quota text, naming only the exceeded resources', () => {
     const reader = new FakeReader([
-      quota('compute', { pods: '2', 'requests.memory': '1Gi' }, {}, { hard: { pods: '2', 'requests.memory': '1Gi' }, used: { pods: '2', 'requests.memory': '512Mi' } }),
+      quota('compute', { pods: '2', 'requests.memory': '1Gi' }, {}, { pods: '2', 'requests.memory': '512Mi' }),
     ]);
     const env = fakeAdmissionContext(reader);
     expect(() => plugin.validate(admissionAttrs(pods, pod('web', { requests: { memory: '256Mi' } })), env.ctx)).toThrow(
@@ -60,7 +62,7 @@ describe('ResourceQuota admission', () => {
   });
 
   it('counts objects with count/<resource>.<group> and the legacy names', () => {
-    const reader = new FakeReader([quota('objects', { 'count/deployments.apps': '1', configmaps: '5' })]);
+    const reader = new FakeReader([quota('objects', { 'count/deployments.apps': '1', configmaps: '5' }, {}, { 'count/deployments.apps': '1' })]);
     reader.put({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { namespace: 'default', name: 'a' } });
     const env = fakeAdmissionContext(reader);
     const dep: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { namespace: 'default', name: 'b' } };
@@ -75,7 +77,7 @@ describe('ResourceQuota admission', () => {
 
   it('applies scoped quotas only to the pods in scope', () => {
     const reader = new FakeReader([
-      quota('best-effort', { pods: '1' }, { scopes: ['BestEffort'] }),
+      quota('best-effort', { pods: '1' }, { scopes: ['BestEffort'] }, { pods: '1' }),
       quota('gold', { pods: '5' }, { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['gold'] }] } }),
     ]);
     reader.put(pod('be-1'));
@@ -101,6 +103,18 @@ describe('ResourceQuota admission', () => {
     );
     plugin.validate(admissionAttrs({ group: '', resource: 'services' }, svc('ClusterIP'), { dryRun: true }), env.ctx);
     expect(env.sideWrites).toHaveLength(0);
+  });
+
+  it('enforces nothing until the controller has synced status.hard, and refuses while usage is unknown', () => {
+    const unsynced: KubeObject = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { namespace: 'default', name: 'new' }, spec: { hard: { pods: '0' } } };
+    const env = fakeAdmissionContext(new FakeReader([unsynced]));
+    plugin.validate(admissionAttrs(pods, pod('web')), env.ctx);
+    expect(env.sideWrites).toHaveLength(0);
+    // spec.hard grew a resource the controller has not measured yet.
+    const partial = { ...quota('compute', { pods: '5' }), status: { hard: { pods: '5', 'requests.cpu': '2' }, used: { pods: '1' } } };
+    expect(() => plugin.validate(admissionAttrs(pods, pod('web', { requests: { cpu: '100m' } })), fakeAdmissionContext(new FakeReader([partial])).ctx)).toThrow(
+      'pods "web" is forbidden: status unknown for quota: compute, resources: pods,requests.cpu',
+    );
   });
 
   it('computes usage as the quota controller would, leaving out finished pods', () => {

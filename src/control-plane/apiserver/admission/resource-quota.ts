@@ -1,12 +1,12 @@
 // ResourceQuota admission (apiserver/pkg/admission/plugin/resourcequota/controller.go, CheckRequest): a create or
-// update that would push a matching quota of its namespace past spec.hard is refused; otherwise the quota's
+// update that would push a matching quota of its namespace past status.hard is refused; otherwise the quota's
 // status.used grows in the same store transaction as the object (a side write), as the real plugin updates the
 // quota before the object is stored.
 //
-// Differences, because no quota controller runs yet: hard limits are read from spec.hard (the controller copies
-// them to status.hard), and usage a quota's status.used does not list yet is computed from the objects — so
-// "status unknown for quota" never happens. Deletions do not give usage back here: that is the quota
-// controller's job (computeQuotaUsage is the calculation it needs).
+// The limits are status.hard, which the resourcequota-controller copies from spec.hard together with the usage
+// it measured: a quota it has not synced yet (status.hard empty, as every new quota is) matches nothing, and one
+// whose status.hard names a resource status.used lacks refuses with "status unknown for quota". Deletions give
+// usage back through that controller (computeQuotaUsage is its calculation).
 import type { GroupResource, KubeObject } from '../../../shared/api/types';
 import { newQuantity } from '../../../shared/lib/quantity';
 import type { AdmissionAttributes, AdmissionContext, AdmissionOperation, ObjectReader, ValidatingAdmissionPlugin } from '../types';
@@ -47,7 +47,12 @@ export function quotaScopeSelectors(quota: KubeObject): ScopeSelectorRequirement
   ];
 }
 
+/** status.hard: the limits the quota controller has synced (spec.hard until then counts for nothing). */
 function hardOf(quota: KubeObject): ResourceList {
+  return parseResourceList(((quota.status ?? {}) as { hard?: unknown }).hard);
+}
+
+function specHardOf(quota: KubeObject): ResourceList {
   return parseResourceList(((quota.spec ?? {}) as QuotaSpec).hard);
 }
 
@@ -80,7 +85,7 @@ function groupResourcesFor(names: readonly string[]): GroupResource[] {
  * that some evaluator understands, the summed usage of the namespace's objects in the quota's scopes (0 if none).
  */
 export function computeQuotaUsage(quota: KubeObject, reader: ObjectReader, now: number, names?: readonly string[]): ResourceList {
-  const wanted = names ?? [...hardOf(quota).keys()];
+  const wanted = names ?? [...specHardOf(quota).keys()];
   const scopes = quotaScopeSelectors(quota);
   const namespace = quota.metadata.namespace ?? '';
   const used: ResourceList = new Map();
@@ -96,14 +101,6 @@ export function computeQuotaUsage(quota: KubeObject, reader: ObjectReader, now: 
     }
     for (const [k, v] of sum) used.set(k, v);
   }
-  return used;
-}
-
-/** status.used where the quota has it, computed from the objects where it does not. */
-function effectiveUsed(quota: KubeObject, names: readonly string[], reader: ObjectReader, now: number): ResourceList {
-  const used = usedOf(quota);
-  const missing = names.filter((n) => !used.has(n));
-  if (missing.length > 0) for (const [k, v] of computeQuotaUsage(quota, reader, now, missing)) used.set(k, v);
   return used;
 }
 
@@ -136,6 +133,9 @@ export class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
       if (restricted.length === 0 || !matchesScopes(evaluator, quotaScopeSelectors(quota), obj)) continue;
       const failed = evaluator.constraints(restricted, obj);
       if (failed) throw admissionForbidden(attrs, `failed quota: ${quota.metadata.name ?? ''}: ${failed}`);
+      if (!hasUsageStats(quota, hard, restricted)) {
+        throw admissionForbidden(attrs, `status unknown for quota: ${quota.metadata.name ?? ''}, resources: ${[...restricted].sort().join(',')}`);
+      }
       interesting.push({ quota, hard });
     }
 
@@ -152,12 +152,11 @@ export class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
     }
     if (isZeroList(delta) || interesting.length === 0) return;
 
-    const charges: { quota: KubeObject; requested: ResourceList; used: ResourceList }[] = [];
+    const charges: { quota: KubeObject; requested: ResourceList }[] = [];
     for (const { quota, hard } of interesting) {
       const hardNames = [...hard.keys()];
       const requested = mask(delta, hardNames);
-      // Usage of every hard resource, measured now: the object being admitted is not stored yet.
-      const used = effectiveUsed(quota, hardNames, ctx.reader, now);
+      const used = usedOf(quota);
       const newUsage = addLists(used, requested);
       const exceeded = exceededKeys(mask(newUsage, requested.keys()), hard);
       if (exceeded.length > 0) {
@@ -166,37 +165,36 @@ export class ResourceQuotaAdmission implements ValidatingAdmissionPlugin {
           `exceeded quota: ${quota.metadata.name ?? ''}, requested: ${prettyPrint(mask(requested, exceeded))}, used: ${prettyPrint(mask(used, exceeded))}, limited: ${prettyPrint(mask(hard, exceeded))}`,
         );
       }
-      charges.push({ quota, requested, used });
+      charges.push({ quota, requested });
     }
 
     if (attrs.dryRun) return;
-    for (const { quota, requested, used } of charges) {
+    for (const { quota, requested } of charges) {
       ctx.addSideWrite({
         gr: resourceQuotasGR,
         namespace: attrs.namespace,
         name: quota.metadata.name ?? '',
-        mutate: (current) => chargeQuota(current, requested, used),
+        mutate: (current) => chargeQuota(current, requested),
       });
     }
   }
 }
 
+/** hasUsageStats: status.used lists every restricted resource of status.hard. */
+function hasUsageStats(quota: KubeObject, hard: ResourceList, restricted: readonly string[]): boolean {
+  const used = usedOf(quota);
+  return restricted.every((r) => !hard.has(r) || used.has(r));
+}
+
 /**
- * The quota after charging `requested`: status.hard copied from spec.hard, status.used for every hard resource
- * (entries status.used lacks come from `measured`, the usage admission computed from the objects). Undefined (no
- * write) when the quota is gone or nothing changes.
+ * The quota after charging `requested` (already masked to status.hard) to status.used; status.hard stays the
+ * controller's. Undefined (no write) when the quota is gone or nothing changes.
  */
-export function chargeQuota(current: KubeObject | undefined, requested: ResourceList, measured: ResourceList): KubeObject | undefined {
+export function chargeQuota(current: KubeObject | undefined, requested: ResourceList): KubeObject | undefined {
   if (!current) return undefined;
-  const hard = hardOf(current);
-  const hardNames = [...hard.keys()];
   const before = usedOf(current);
-  for (const n of hardNames) {
-    const m = measured.get(n);
-    if (!before.has(n) && m) before.set(n, m);
-  }
-  const after = mask(addLists(before, mask(requested, hardNames)), hardNames);
+  const after = addLists(before, mask(requested, [...hardOf(current).keys()]));
+  if (listsEqual(after, before)) return undefined;
   const status = (current.status ?? {}) as { hard?: unknown; used?: unknown };
-  if (listsEqual(after, usedOf(current)) && listsEqual(hard, parseResourceList(status.hard))) return undefined;
-  return { ...current, status: { ...status, hard: sortedJSON(hard), used: sortedJSON(after) } };
+  return { ...current, status: { ...status, used: sortedJSON(after) } };
 }

@@ -12,11 +12,11 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const cluster = await createCluster({ seed: 11, controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
+  const cluster = await createCluster({ seed: 11, controllers: ['serviceaccount-controller', 'disruption-controller'], nodes: 0, scheduler: false });
   clusters.push(cluster);
   // The serviceaccount controller creates "default/default", which pods need.
   cluster.runUntilIdle({ maxTimeMs: 60_000 });
-  return { cluster, client: cluster.client };
+  return { cluster, client: cluster.client, settle: () => cluster.runUntilIdle({ maxTimeMs: 60_000 }) };
 }
 
 function evict(client: Client, name: string, extra: Record<string, unknown> = {}, namespace = 'default') {
@@ -106,11 +106,31 @@ describe('pods/eviction', () => {
     expect(getPod(client, 'web-a')).toBeUndefined();
   });
 
+  it('refuses evictions until the disruption controller has computed the budget', async () => {
+    const { client, settle } = await setup();
+    runPod(client, 'web-a');
+    runPod(client, 'web-b');
+    client.podDisruptionBudgets.create(pdb('web-pdb', { minAvailable: 1 }));
+    expect(failure(() => evict(client, 'web-a'))).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: "Cannot evict pod as it would violate the pod's disruption budget.",
+      reason: 'TooManyRequests',
+      details: { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget web-pdb is still being processed by the server.' }], retryAfterSeconds: 10 },
+      code: 429,
+    });
+    settle();
+    expect(evict(client, 'web-a').code).toBe(201);
+  });
+
   it('refuses an eviction that would violate the disruption budget, with the exact Status', async () => {
-    const { client } = await setup();
+    const { client, settle } = await setup();
     runPod(client, 'web-a');
     runPod(client, 'web-b');
     client.podDisruptionBudgets.create(pdb('web-pdb', { minAvailable: 2 }));
+    settle();
     const status = failure(() => evict(client, 'web-a'));
     expect(status).toEqual({
       kind: 'Status',
@@ -128,16 +148,17 @@ describe('pods/eviction', () => {
   });
 
   it('spends the budget: the first eviction is allowed and recorded, the second refused', async () => {
-    const { cluster, client } = await setup();
+    const { cluster, client, settle } = await setup();
     runPod(client, 'web-a');
     runPod(client, 'web-b');
     client.podDisruptionBudgets.create(pdb('web-pdb', { minAvailable: 1 }));
+    settle();
     expect(evict(client, 'web-a').code).toBe(201);
     const budget = client.podDisruptionBudgets.get('web-pdb', { namespace: 'default' });
     expect(budget.status).toMatchObject({ disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2 });
     expect(Object.keys(budget.status?.disruptedPods ?? {})).toEqual(['web-a']);
     expect(budget.status?.conditions).toEqual([
-      { type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: 0, lastTransitionTime: expect.any(String) },
+      { type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: 1, lastTransitionTime: expect.any(String) },
     ]);
     expect(getPod(client, 'web-a')?.metadata.deletionTimestamp).toBeDefined();
 
@@ -160,7 +181,7 @@ describe('pods/eviction', () => {
   });
 
   it('computes maxUnavailable budgets from the pods’ controller scale', async () => {
-    const { client } = await setup();
+    const { client, settle } = await setup();
     const rs = client.replicaSets.create({
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
@@ -174,15 +195,17 @@ describe('pods/eviction', () => {
     }
     // 3 expected, 1 may be unavailable → 2 must stay healthy; only 2 are: no disruption allowed.
     client.podDisruptionBudgets.create(pdb('web-pdb', { maxUnavailable: 1 }));
+    settle();
     expect(failure(() => evict(client, 'web-a')).details?.causes?.[0].message).toBe('The disruption budget web-pdb needs 2 healthy pods and has 2 currently');
   });
 
   it('evicts an unready pod without spending a budget that is met', async () => {
-    const { client } = await setup();
+    const { client, settle } = await setup();
     runPod(client, 'web-a');
     runPod(client, 'web-b');
     runPod(client, 'web-c', { ready: false });
     client.podDisruptionBudgets.create(pdb('web-pdb', { minAvailable: 2 }));
+    settle();
     expect(evict(client, 'web-c').code).toBe(201);
     expect(getPod(client, 'web-c')?.metadata.deletionTimestamp).toBeDefined();
     expect(client.podDisruptionBudgets.get('web-pdb', { namespace: 'default' }).status?.disruptedPods).toBeUndefined();

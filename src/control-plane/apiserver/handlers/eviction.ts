@@ -10,10 +10,9 @@
 //     condition (reason EvictionByEvictionAPI).
 // Answer: 201 with a Success Status.
 //
-// No PDB controller may have computed the budget's status yet (status.observedGeneration < generation): the
-// real server then refuses every eviction ("still being processed"); here the handler computes the status
-// itself as the disruption controller would (expected pods from the pods' controllers, currently healthy =
-// ready pods not being deleted nor recently evicted) so a playground without that controller still drains.
+// The budget's status is the disruption controller's (controllers/disruption): until it has computed it for the
+// PDB's current generation (status.observedGeneration < metadata.generation) every eviction the budget guards is
+// refused with a 429 "The disruption budget <name> is still being processed by the server." (retry after 10 s).
 import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import {
@@ -30,7 +29,6 @@ import {
   type StatusCause,
 } from '../../../shared/api/status';
 import type { KubeObject } from '../../../shared/api/types';
-import { getScaledValueFromIntOrPercent, type IntOrString } from '../../../shared/lib/intstr';
 import { labelSelectorAsSelector, selectorMatches, type Selector } from '../../../shared/lib/labels';
 import { rfc3339 } from '../../sim/clock';
 import { objectKey } from '../../store/keys';
@@ -119,7 +117,7 @@ export function evictionHandler(ctx: ResourceContext): ApiResponse<Status> {
   let updateDeletionOptions = false;
   let pdbName = '';
   if (pdbs.length === 1) {
-    const pdb = withComputedStatus(ctx, pdbs[0]);
+    const pdb = pdbs[0];
     pdbName = pdb.metadata.name ?? '';
     const status: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
     if (!isPodReady(pod)) {
@@ -212,13 +210,13 @@ export function isPodReady(pod: Pod): boolean {
   return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-/** getPodDisruptionBudgets: the pod's namespace's PDBs whose selector matches it (empty or invalid: none). */
+/** GetPodPodDisruptionBudgets: the pod's namespace's PDBs whose selector matches it (policy/v1: empty matches all, missing or invalid none). */
 function podDisruptionBudgetsFor(ctx: ResourceContext, pod: Pod): (KubeObject & PodDisruptionBudget)[] {
   const out: (KubeObject & PodDisruptionBudget)[] = [];
   for (const obj of ctx.server.reader.list({ group: 'policy', resource: 'poddisruptionbudgets' }, pod.metadata?.namespace)) {
     const pdb = obj as KubeObject & PodDisruptionBudget;
     const selector = selectorOf(pdb);
-    if (!selector || selector.requirements.length === 0 || !selectorMatches(selector, pod.metadata?.labels)) continue;
+    if (!selector || !selectorMatches(selector, pod.metadata?.labels)) continue;
     out.push(pdb);
   }
   return out;
@@ -233,100 +231,9 @@ function selectorOf(pdb: PodDisruptionBudget): Selector | undefined {
   }
 }
 
-/** Whether a PDB controller has computed the status for the current spec. */
+/** Whether the disruption controller has computed the status for the current spec. */
 function statusIsCurrent(pdb: KubeObject & PodDisruptionBudget): boolean {
   return (pdb.status?.observedGeneration ?? 0) >= (pdb.metadata.generation ?? 0);
-}
-
-/** The PDB with the status the disruption controller would compute, when none has been computed. */
-function withComputedStatus(ctx: ResourceContext, pdb: KubeObject & PodDisruptionBudget): KubeObject & PodDisruptionBudget {
-  if (statusIsCurrent(pdb)) return pdb;
-  return { ...pdb, status: computeDisruptionStatus(ctx, pdb) };
-}
-
-/**
- * The disruption controller's trySync arithmetic. 3 replicas, minAvailable 2, all ready → desiredHealthy 2,
- * currentHealthy 3, disruptionsAllowed 1. maxUnavailable "34%" of 3 expected → ceil(1.02) = 2 unavailable
- * allowed → desiredHealthy 1.
- */
-export function computeDisruptionStatus(ctx: ResourceContext, pdb: KubeObject & PodDisruptionBudget): PodDisruptionBudgetStatus {
-  const now = ctx.server.clock.now();
-  const selector = selectorOf(pdb);
-  const pods = (ctx.server.reader.list({ group: '', resource: 'pods' }, pdb.metadata.namespace) as (KubeObject & Pod)[]).filter(
-    (p) => selector !== undefined && selectorMatches(selector, p.metadata?.labels),
-  );
-  const previous = pdb.status?.disruptedPods ?? {};
-  const disruptedPods: Record<string, string> = {};
-  for (const p of pods) {
-    const at = previous[p.metadata.name ?? ''];
-    if (at === undefined || p.metadata.deletionTimestamp) continue;
-    if (Date.parse(at) + disruptedPodTimeoutMs > now) disruptedPods[p.metadata.name!] = at;
-  }
-  let expectedCount: number | undefined;
-  let desiredHealthy = 0;
-  const spec = pdb.spec ?? {};
-  const minAvailable = spec.minAvailable as IntOrString | undefined;
-  const maxUnavailable = spec.maxUnavailable as IntOrString | undefined;
-  try {
-    if (maxUnavailable !== undefined && maxUnavailable !== null) {
-      expectedCount = expectedScale(ctx, pods);
-      desiredHealthy = Math.max(0, expectedCount - getScaledValueFromIntOrPercent(maxUnavailable, expectedCount, true));
-    } else if (typeof minAvailable === 'number') {
-      desiredHealthy = minAvailable;
-      expectedCount = pods.length;
-    } else if (typeof minAvailable === 'string') {
-      expectedCount = expectedScale(ctx, pods);
-      desiredHealthy = getScaledValueFromIntOrPercent(minAvailable, expectedCount, true);
-    } else {
-      expectedCount = pods.length;
-    }
-  } catch {
-    // failSafe: a budget that cannot be computed allows no disruption.
-    expectedCount = undefined;
-  }
-  const currentHealthy = pods.filter((p) => !p.metadata.deletionTimestamp && isPodReady(p) && disruptedPods[p.metadata.name!] === undefined).length;
-  let disruptionsAllowed = currentHealthy - desiredHealthy;
-  if (expectedCount === undefined || expectedCount <= 0 || disruptionsAllowed <= 0) disruptionsAllowed = 0;
-  const status: PodDisruptionBudgetStatus = {
-    ...(pdb.status ?? {}),
-    disruptionsAllowed,
-    currentHealthy,
-    desiredHealthy,
-    expectedPods: expectedCount ?? 0,
-  };
-  if (Object.keys(disruptedPods).length > 0) status.disruptedPods = disruptedPods;
-  else delete status.disruptedPods;
-  return status;
-}
-
-/**
- * getExpectedScale: the sum of the replicas of the pods' controllers (a ReplicaSet owned by a Deployment counts
- * the Deployment's), each counted once. A pod without a controller makes the budget uncomputable.
- */
-function expectedScale(ctx: ResourceContext, pods: (KubeObject & Pod)[]): number {
-  const seen = new Set<string>();
-  let total = 0;
-  const reader = ctx.server.reader;
-  for (const p of pods) {
-    const ref = (p.metadata.ownerReferences ?? []).find((o) => o.controller);
-    if (!ref) throw new Error(`found no controllers for pod "${p.metadata.name}"`);
-    if (seen.has(ref.uid)) continue;
-    seen.add(ref.uid);
-    let owner: KubeObject | undefined;
-    if (ref.kind === 'ReplicaSet') owner = reader.get({ group: 'apps', resource: 'replicasets' }, p.metadata.namespace, ref.name);
-    else if (ref.kind === 'StatefulSet') owner = reader.get({ group: 'apps', resource: 'statefulsets' }, p.metadata.namespace, ref.name);
-    else if (ref.kind === 'ReplicationController') owner = reader.get({ group: '', resource: 'replicationcontrollers' }, p.metadata.namespace, ref.name);
-    if (!owner || owner.metadata.uid !== ref.uid) throw new Error(`found no controllers for pod "${p.metadata.name}"`);
-    const deploymentRef = ref.kind === 'ReplicaSet' ? (owner.metadata.ownerReferences ?? []).find((o) => o.controller && o.kind === 'Deployment') : undefined;
-    if (deploymentRef) {
-      if (seen.has(deploymentRef.uid)) continue;
-      seen.add(deploymentRef.uid);
-      const d = reader.get({ group: 'apps', resource: 'deployments' }, p.metadata.namespace, deploymentRef.name);
-      if (d && d.metadata.uid === deploymentRef.uid) owner = d;
-    }
-    total += ((owner.spec as { replicas?: number } | undefined)?.replicas ?? 1);
-  }
-  return total;
 }
 
 function tooManyRequests(message: string, retryAfterSeconds: number, causeMessage: string): StatusError {
@@ -341,6 +248,7 @@ function checkAndDecrement(ctx: ResourceContext, podName: string, pdb: KubeObjec
   const name = pdb.metadata.name ?? '';
   const status: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
   const pdbGR = { group: 'policy', resource: 'poddisruptionbudget' };
+  if (!statusIsCurrent(pdb)) throw tooManyRequests(evictionRefusedMessage, 10, `The disruption budget ${name} is still being processed by the server.`);
   const allowed = status.disruptionsAllowed ?? 0;
   if (allowed < 0) throw newForbidden(pdbGR, name, 'pdb disruptions allowed is negative');
   if (Object.keys(status.disruptedPods ?? {}).length > maxDisruptedPodSize) {

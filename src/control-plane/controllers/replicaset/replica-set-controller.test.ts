@@ -161,12 +161,14 @@ describe('ReplicaSetController on a cluster', () => {
 
   it('sets ReplicaFailure and a FailedCreate event when pods cannot be created, making one request per failed batch', async () => {
     const { c, events } = await setup();
-    c.client.resourceQuotas.create({
+    const quota = c.client.resourceQuotas.create({
       apiVersion: 'v1',
       kind: 'ResourceQuota',
       metadata: { name: 'pods', namespace: 'default' },
       spec: { hard: { pods: '2' } },
     });
+    // As the resourcequota-controller (not running here) would sync it: admission enforces status.hard.
+    c.client.resourceQuotas.updateStatus({ ...quota, status: { hard: { pods: '2' }, used: { pods: '0' } } });
     c.runUntilIdle();
     c.client.replicaSets.create(replicaSet('web', 6));
     c.runUntilIdle({ maxTimeMs: 2000 });

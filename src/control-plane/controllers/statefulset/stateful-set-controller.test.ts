@@ -190,12 +190,14 @@ describe('StatefulSetController', () => {
 
   it('records FailedCreate with the API error and retries', async () => {
     const { c, settle, names, events } = await setup();
-    c.client.resourceQuotas.create({
+    const quota = c.client.resourceQuotas.create({
       apiVersion: 'v1',
       kind: 'ResourceQuota',
       metadata: { name: 'pods', namespace: 'default' },
       spec: { hard: { pods: '1' } },
     });
+    // As the resourcequota-controller (not running here) would sync it: admission enforces status.hard.
+    c.client.resourceQuotas.updateStatus({ ...quota, status: { hard: { pods: '1' }, used: { pods: '0' } } });
     c.client.statefulSets.create(statefulSet({ podManagementPolicy: 'Parallel', replicas: 2 }));
     c.runUntilIdle({ maxTimeMs: 1_000 });
     expect(names()).toEqual(['web-0']);

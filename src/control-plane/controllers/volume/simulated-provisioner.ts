@@ -1,9 +1,10 @@
-// The cluster's storage provisioner, simulated: an external provisioner (as sig-storage-lib-external-provisioner
-// based ones, like kind's rancher.io/local-path, behave) for the classes whose provisioner is
-// "kubeplay.io/simulated-hostpath". It creates a hostPath volume "pvc-<claim uid>" of the requested size for each
-// claim the PV controller handed to it (annotation volume.kubernetes.io/storage-provisioner) — for a
-// WaitForFirstConsumer class only once the scheduler chose a node, on that node — pre-bound to the claim; and it
-// deletes its Released volumes whose reclaim policy is Delete. No disk is touched: the volume is an object.
+// The cluster's storage driver, simulated: a CSI driver "hostpath.csi.kubeplay.io" (modelled on the real
+// csi-driver-host-path, hostpath.csi.k8s.io) whose external-provisioner sidecar is this controller. It creates a
+// CSI volume "pvc-<claim uid>" of the requested size for each claim the PV controller handed to it (annotation
+// volume.kubernetes.io/storage-provisioner) — for a WaitForFirstConsumer class only once the scheduler chose a
+// node, on that node — pre-bound to the claim; and it deletes its Released volumes whose reclaim policy is Delete.
+// The driver requires attach (its CSIDriver says attachRequired: true), so the attach/detach controller and the
+// simulated external-attacher (attachdetach/) attach each volume to the node of its pod. No disk is touched.
 import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1';
 import type { StorageClass } from 'kubernetes-types/storage/v1';
 import { isStatusError, StatusReason } from '../../../shared/api/status';
@@ -27,13 +28,11 @@ import {
   VolumePhase,
 } from './pv-util';
 
-/** The provisioner name of the simulated hostPath volumes (the default class uses it). */
-export const SimulatedHostPathProvisioner = 'kubeplay.io/simulated-hostpath';
+/** The CSI driver (and provisioner) name of the simulated volumes; the default class uses it. */
+export const SimulatedHostPathProvisioner = 'hostpath.csi.kubeplay.io';
 export const SimulatedProvisionerControllerName = 'simulated-hostpath-provisioner';
 /** How long provisioning a volume takes. */
 export const provisioningDelayMs = 1000;
-/** Where a provisioned volume "lives" on its node. */
-export const SimulatedVolumeRoot = '/var/lib/kubeplay/pv';
 
 type PV = Typed<PersistentVolume>;
 type PVC = Typed<PersistentVolumeClaim>;
@@ -60,7 +59,8 @@ export function provisionedVolumeFor(claim: PVC, storageClass: StorageClass, sel
       storageClassName: storageClass.metadata?.name,
       volumeMode: claim.spec?.volumeMode ?? 'Filesystem',
       ...(storageClass.mountOptions ? { mountOptions: storageClass.mountOptions } : {}),
-      hostPath: { path: `${SimulatedVolumeRoot}/${name}`, type: 'DirectoryOrCreate' },
+      // The volume handle is the volume's name: deterministic, and unique as the claim uid is.
+      csi: { driver: SimulatedHostPathProvisioner, volumeHandle: name, fsType: 'ext4' },
       claimRef: {
         kind: 'PersistentVolumeClaim',
         namespace: claim.metadata.namespace,

@@ -2,6 +2,7 @@
 // spreading selectors, namespace selectors, preemption's pod lookups), the client, the event recorder and the rng.
 import type { Namespace, PersistentVolumeClaim, ReplicationController, Service } from 'kubernetes-types/core/v1';
 import type { StorageClass } from 'kubernetes-types/storage/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import type { Client, Typed } from '../../client/client';
 import type { EventRecorder } from '../../client/record/event-recorder';
@@ -24,4 +25,6 @@ export interface Handle {
   namespaceLister?: Lister<Typed<Namespace>>;
   persistentVolumeClaimLister?: Lister<Typed<PersistentVolumeClaim>>;
   storageClassLister?: Lister<Typed<StorageClass>>;
+  /** Preemption prefers victims whose PodDisruptionBudget allows the disruption. */
+  podDisruptionBudgetLister?: Lister<Typed<PodDisruptionBudget>>;
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeList, KubeObject } from '../../../shared/api/types';
 import type { HeadlessCluster } from '../../../worker/headless';
 import { createHeadlessCluster } from '../../../worker/headless';
+import type { Ingress } from 'kubernetes-types/networking/v1';
 import { samples } from './samples';
 
 let h: HeadlessCluster | undefined;
@@ -114,5 +115,64 @@ describe('the samples gallery', () => {
   it('image that does not exist: ImagePullBackOff', async () => {
     const { cluster } = await start('missing-image-pod');
     expect(cluster.runUntil(() => waitingReason(pods()[0]) === 'ImagePullBackOff', 120_000)).toBe(true);
+  });
+
+  it('Ingress: ingress-nginx publishes its address, routes / to web and /docs to docs, both backed by Running pods', async () => {
+    const { cluster, client } = await start('ingress');
+    expect(cluster.runUntil(() => pods().filter(running).length === 3, 120_000)).toBe(true);
+    const hello = () => list('ingresses', 'networking.k8s.io', 'default').find((i) => i.metadata.name === 'hello') as unknown as Ingress;
+    expect(cluster.runUntil(() => hello()?.status?.loadBalancer?.ingress?.[0]?.ip === '192.168.49.2', 10_000)).toBe(true);
+    // Traffic from outside the cluster to the ingress address, routed by host and path once both backends are ready.
+    const readyEndpoints = () => list('endpointslices', 'discovery.k8s.io', 'default').filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] !== 'kubernetes').flatMap((s) => (s as unknown as { endpoints?: { conditions?: { ready?: boolean } }[] }).endpoints ?? []).filter((e) => e.conditions?.ready);
+    expect(cluster.runUntil(() => readyEndpoints().length === 3, 60_000)).toBe(true);
+    cluster.runUntilIdle({ maxTimeMs: 1_000 });
+    const get = (path: string, host: string) => client.call('net/request', { from: { outside: true }, url: `http://192.168.49.2${path}`, host });
+    expect((await get('/', 'hello.example')).body).toContain('Welcome to nginx!');
+    // httpd has no /docs page: its own 404 proves the request reached the docs pods.
+    const docs = await get('/docs/intro', 'hello.example');
+    expect(docs).toMatchObject({ status: 404, headers: { Server: expect.stringContaining('Apache/2.4') } });
+    expect(docs.hops.map((hop) => hop.object?.name)).toContain('docs');
+    expect((await get('/', 'other.example')).status).toBe(404);
+  });
+
+  it('HorizontalPodAutoscaler: php-apache measured at ~1% idle, scaled up when its load rises', async () => {
+    const { cluster, client } = await start('hpa');
+    type Hpa = PodLike & { status?: { currentReplicas?: number; currentMetrics?: { resource?: { current?: { averageUtilization?: number } } }[] } };
+    const hpa = () => cluster.apiserver.handle({ verb: 'get', group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', namespace: 'default', name: 'php-apache' }).body as Hpa;
+    const utilization = () => hpa()?.status?.currentMetrics?.[0]?.resource?.current?.averageUtilization;
+    expect(cluster.runUntil(() => pods().filter(running).length === 1 && utilization() !== undefined, 120_000)).toBe(true);
+    expect(utilization()).toBeLessThan(5);
+    await client.call('sim/load', { namespace: 'default', kind: 'Deployment', name: 'php-apache', cpuMillicores: 1000 });
+    expect(cluster.runUntil(() => pods().filter(running).length >= 4, 120_000)).toBe(true);
+    expect(hpa().status?.currentReplicas).toBeGreaterThanOrEqual(1);
+  });
+
+  it('PersistentVolumeClaim and a Pod writing to it: the claim is provisioned, bound and attached, the pod Running', async () => {
+    const { cluster } = await start('pvc-pod');
+    expect(cluster.runUntil(() => pods().filter(running).length === 1, 120_000)).toBe(true);
+    const claim = list('persistentvolumeclaims', '', 'default')[0] as PodLike & { spec?: { volumeName?: string; storageClassName?: string } };
+    expect(claim.status?.phase).toBe('Bound');
+    expect(claim.spec?.storageClassName).toBe('standard');
+    const attachments = list('volumeattachments', 'storage.k8s.io') as unknown as { spec?: { nodeName?: string; source?: { persistentVolumeName?: string } }; status?: { attached?: boolean } }[];
+    expect(attachments).toHaveLength(1);
+    expect(attachments[0]).toMatchObject({ spec: { nodeName: pods()[0].spec?.nodeName, source: { persistentVolumeName: claim.spec?.volumeName } }, status: { attached: true } });
+  });
+
+  it('Service traffic + NetworkPolicy: the client pod reaches nginx behind the Service, outside traffic is dropped', async () => {
+    const { cluster, client } = await start('service-traffic-networkpolicy');
+    expect(cluster.runUntil(() => pods().filter(running).length === 3, 120_000)).toBe(true);
+    const slices = () => list('endpointslices', 'discovery.k8s.io', 'default').filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'web');
+    const readyEndpoints = () => slices().flatMap((s) => (s as unknown as { endpoints?: { conditions?: { ready?: boolean } }[] }).endpoints ?? []).filter((e) => e.conditions?.ready);
+    expect(cluster.runUntil(() => readyEndpoints().length === 2, 60_000)).toBe(true);
+    cluster.runUntilIdle({ maxTimeMs: 1_000 });
+    const send = () => client.call('net/request', { from: { pod: { namespace: 'default', name: 'client' } }, url: 'http://web' });
+    const allowed = await send();
+    expect(allowed.body).toContain('Welcome to nginx!');
+    // The policy admits only role=client: relabel the client and the same request is dropped at the policy.
+    await client.call('api/request', { verb: 'patch', group: '', version: 'v1', resource: 'pods', namespace: 'default', name: 'client', patchType: 'application/merge-patch+json', body: { metadata: { labels: { role: 'other' } } } });
+    cluster.runUntilIdle({ maxTimeMs: 5_000 });
+    const dropped = await send();
+    expect(dropped.ok).toBe(false);
+    expect(dropped.hops.find((hop) => hop.kind === 'networkpolicy')).toMatchObject({ ok: false });
   });
 });

@@ -17,7 +17,12 @@ import { SchedulingPanel } from './SchedulingPanel';
 import { InspectorTab, useInspectorUi } from './state';
 import { SummaryPanel } from './SummaryPanel';
 import { WhyPanel } from './WhyPanel';
+import { TrafficPanel } from '../traffic/TrafficPanel';
+import { trafficUi } from '../traffic/traffic-state';
+import { trafficKinds } from '../traffic/traffic-target';
 import { editableYaml } from './edit';
+import { LoadControl } from '../load/LoadControl';
+import { loadKinds } from '../load/load-control';
 import './inspector.css';
 
 const ObjectYaml = lazy(() => import('./ObjectYaml'));
@@ -56,6 +61,7 @@ export function Inspector() {
           <Output id={selectionId(selection)} />
         </>
       )}
+      <TrafficPanel />
     </aside>
   );
 }
@@ -138,7 +144,13 @@ function InspectedObject({ selection, obj }: { selection: ObjectSelection; obj: 
           <button type="button" className="small" onClick={() => setDeleting(true)}>
             Delete…
           </button>
+          {trafficKinds.has(obj.kind) && (
+            <button type="button" className="small neutral" onClick={() => trafficUi.getState().openFor(obj)}>
+              Send traffic
+            </button>
+          )}
         </div>
+        {loadKinds.has(obj.kind) && <LoadControl key={`${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`} obj={obj} />}
       </header>
       <div role="tablist" aria-label="Inspector sections" className="tabs inspector-tabs" onKeyDown={onTabKey}>
         {tabs.map((t) => (

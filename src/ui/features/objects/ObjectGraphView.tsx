@@ -1,12 +1,12 @@
 // The Objects graph: the workload objects of a namespace (or all) as React Flow nodes in kind columns, laid out
 // incrementally so nodes that stay never move; new ones grow in beside their owner, removed ones fade out where
 // they were. React Flow's lists are rebuilt only when the structure changes, never for a status change.
-import { Background, Controls, Position, ReactFlow, useReactFlow } from '@xyflow/react';
+import { Background, Controls, Position, ReactFlow, ViewportPortal, useReactFlow } from '@xyflow/react';
 import type { Edge, NodeHandle } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { memo, useEffect, useMemo, useRef } from 'react';
-import { selectEffectiveDark } from '../../state/selectors';
-import { useAppStore } from '../../state/store';
+import { selectEffectiveDark, selectSelectedObject } from '../../state/selectors';
+import { appStore, useAppStore } from '../../state/store';
 import { makeSelectObjectGraph, selectNamespaceNames } from './graph-selectors';
 import type { Positions } from './graph-layout';
 import { layoutObjectGraph, nodeHeight, nodeWidth } from './graph-layout';
@@ -16,6 +16,9 @@ import type { ObjectGraphEdge, ObjectGraphNode } from './object-graph';
 import { AllNamespaces, objectTitle } from './object-graph';
 import { useObjectsView } from './objects-view-state';
 import { usePresence } from './use-presence';
+import { TrafficTokens } from '../traffic/TrafficTokens';
+import { trafficUi } from '../traffic/traffic-state';
+import { trafficKinds } from '../traffic/traffic-target';
 
 const fitViewOptions = { padding: 0.1, maxZoom: 1 };
 const handles: NodeHandle[] = [
@@ -98,6 +101,16 @@ export const ObjectGraphView = memo(function ObjectGraphView() {
         </label>
         <button type="button" className="small graph-tool" onClick={tidyLayout}>
           Tidy layout
+        </button>
+        <button
+          type="button"
+          className="small graph-tool"
+          onClick={() => {
+            const selected = selectSelectedObject(appStore.getState());
+            trafficUi.getState().openFor(selected && trafficKinds.has(selected.kind) ? selected : undefined);
+          }}
+        >
+          Send traffic
         </button>
       </div>
       <div className="object-graph-canvas" aria-label={graphRegionLabel(namespace)} role="region">
@@ -216,6 +229,9 @@ const GraphCanvas = memo(function GraphCanvas({ namespace, expanded, generation,
       <AutoFit bounds={bounds} generation={generation} userMoved={userMoved} />
       <Background />
       <Controls showInteractive={false} />
+      <ViewportPortal>
+        <TrafficTokens nodes={graph.nodes} positions={positions} />
+      </ViewportPortal>
     </ReactFlow>
   );
 });

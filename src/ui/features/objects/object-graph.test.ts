@@ -224,8 +224,9 @@ describe('buildObjectGraph over the workload controllers, as they really run', (
       spec: { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 600'] }] } } } } },
     });
     const pods = () => cluster.client.pods.list({ namespace: 'default' }).items;
-    const scheduled = () => pods().filter((p) => p.spec?.nodeName && p.metadata.name !== 'user').length;
-    expect(cluster.runUntil(() => scheduled() === 2 + 3 + 1, 180_000)).toBe(true);
+    // The claim binds through the default StorageClass (WaitForFirstConsumer), so the user pod is placed too.
+    const scheduled = () => pods().filter((p) => p.spec?.nodeName).length;
+    expect(cluster.runUntil(() => scheduled() === 2 + 3 + 1 + 1, 180_000)).toBe(true);
 
     const items: [string, KubeObject[]][] = [
       ['apps/statefulsets', cluster.client.statefulSets.list().items as KubeObject[]],
@@ -249,6 +250,6 @@ describe('buildObjectGraph over the workload controllers, as they really run', (
     expect(count('CronJob tick owns Job')).toBe(1);
     expect(count('Job owns Pod')).toBe(1);
     expect(count('Pod mounts PersistentVolumeClaim data')).toBe(1);
-    expect(count('Pod runs on Node')).toBe(6);
+    expect(count('Pod runs on Node')).toBe(7);
   });
 });

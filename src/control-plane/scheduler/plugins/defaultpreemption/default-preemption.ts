@@ -6,8 +6,11 @@
 //   "Preemption is not helpful for scheduling"        the node rejected the pod for a reason eviction cannot fix
 //   "No preemption victims found for incoming pod"     no lower-priority pod runs there
 //   the filter's own reason ("Insufficient cpu")       even evicting all lower-priority pods is not enough
-// PodDisruptionBudgets are not consulted (every victim counts as non-violating).
+// PodDisruptionBudgets: victims whose budget would be violated are reprieved first, and the node with the fewest
+// such violations wins (pickOneNodeForPreemption); a violating victim is still evicted when nothing else fits.
 import type { PodCondition } from 'kubernetes-types/core/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
+import { labelSelectorAsSelector, selectorMatches } from '../../../../shared/lib/labels';
 import { isStatusError, StatusReason } from '../../../../shared/api/status';
 import { rfc3339 } from '../../../sim/clock';
 import type { CycleState } from '../../framework/cycle-state';
@@ -33,6 +36,41 @@ export const MinCandidateNodesAbsolute = 100;
 export interface Candidate {
   name: string;
   victims: PodInfo[];
+  /** How many victims' PodDisruptionBudgets the eviction would violate. */
+  numPDBViolations?: number;
+}
+
+/**
+ * filterPodsWithPDBViolation: walking the pods in order, each spends one disruption of every budget selecting it
+ * (unless the API server already recorded it in disruptedPods); a pod that takes a budget below zero violates it.
+ */
+export function filterPodsWithPDBViolation(pods: readonly PodInfo[], pdbs: readonly PodDisruptionBudget[]): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+  const allowed = pdbs.map((p) => p.status?.disruptionsAllowed ?? 0);
+  const violating: PodInfo[] = [];
+  const nonViolating: PodInfo[] = [];
+  for (const pi of pods) {
+    const pod = pi.pod;
+    let violated = false;
+    const labels = pod.metadata.labels ?? {};
+    if (Object.keys(labels).length > 0) {
+      pdbs.forEach((pdb, i) => {
+        if (pdb.metadata?.namespace !== pod.metadata.namespace) return;
+        let sel;
+        try {
+          sel = labelSelectorAsSelector(pdb.spec?.selector);
+        } catch {
+          return;
+        }
+        // A nil or empty selector matches nothing here.
+        if (sel.nothing || sel.requirements.length === 0 || !selectorMatches(sel, labels)) return;
+        if (pdb.status?.disruptedPods?.[pod.metadata.name ?? ''] !== undefined) return;
+        allowed[i]--;
+        if (allowed[i] < 0) violated = true;
+      });
+    }
+    (violated ? violating : nonViolating).push(pi);
+  }
+  return { violating, nonViolating };
 }
 
 function startTime(p: PodObject): number {
@@ -56,7 +94,7 @@ export class DefaultPreemption {
   /** The framework whose filters the dry runs use (set once the profile is built). */
   framework?: Framework;
 
-  constructor(private readonly handle: Pick<Handle, 'client' | 'clock' | 'rng' | 'recorder' | 'podLister' | 'schedulerName'>) {}
+  constructor(private readonly handle: Pick<Handle, 'client' | 'clock' | 'rng' | 'recorder' | 'podLister' | 'schedulerName' | 'podDisruptionBudgetLister'>) {}
 
   postFilter(state: CycleState, pod: PodInfo, m: NodeToStatus, lister: SharedLister): { result?: PostFilterResult; status?: Status } {
     const { result, status } = this.preempt(state, pod, m, lister);
@@ -112,9 +150,9 @@ export class DefaultPreemption {
     const candidates: Candidate[] = [];
     for (let i = 0; i < potential.length; i++) {
       const nodeInfo = potential[(offset + i) % potential.length].clone();
-      const { victims, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo);
+      const { victims, numPDBViolations, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo);
       if (isSuccess(status) && victims.length > 0) {
-        candidates.push({ name: nodeInfo.name, victims });
+        candidates.push({ name: nodeInfo.name, victims, numPDBViolations: numPDBViolations ?? 0 });
         if (candidates.length >= numCandidates) break;
         continue;
       }
@@ -124,7 +162,7 @@ export class DefaultPreemption {
   }
 
   /** SelectVictimsOnNode: the fewest (least important) lower-priority pods whose removal lets the pod fit. */
-  selectVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): { victims: PodInfo[]; status?: Status } {
+  selectVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): { victims: PodInfo[]; numPDBViolations?: number; status?: Status } {
     const fw = this.framework!;
     const potentialVictims = nodeInfo.pods.filter((p) => p.priority < pod.priority);
     for (const v of potentialVictims) {
@@ -134,18 +172,23 @@ export class DefaultPreemption {
     if (potentialVictims.length === 0) return { victims: [], status: newStatus(Code.UnschedulableAndUnresolvable, ReasonNoVictims) };
     const s = fw.runFilterPlugins(state, pod, nodeInfo);
     if (!isSuccess(s)) return { victims: [], status: s };
-    // Reprieve the most important pods first.
+    // Reprieve the PDB-violating victims first, then the others, the most important first in each group.
+    const pdbs = this.handle.podDisruptionBudgetLister?.list() ?? [];
+    const { violating, nonViolating } = filterPodsWithPDBViolation([...potentialVictims].sort(moreImportantPod), pdbs);
     const victims: PodInfo[] = [];
-    for (const v of [...potentialVictims].sort(moreImportantPod)) {
+    const reprieve = (v: PodInfo): boolean => {
       nodeInfo.addPod(v);
       fw.runPreFilterExtensionAddPod(state, pod, v, nodeInfo);
-      if (!isSuccess(fw.runFilterPlugins(state, pod, nodeInfo))) {
-        nodeInfo.removePod(v.key);
-        fw.runPreFilterExtensionRemovePod(state, pod, v, nodeInfo);
-        victims.push(v);
-      }
-    }
-    return { victims };
+      if (isSuccess(fw.runFilterPlugins(state, pod, nodeInfo))) return true;
+      nodeInfo.removePod(v.key);
+      fw.runPreFilterExtensionRemovePod(state, pod, v, nodeInfo);
+      victims.push(v);
+      return false;
+    };
+    let numPDBViolations = 0;
+    for (const v of violating) if (!reprieve(v)) numPDBViolations++;
+    for (const v of nonViolating) reprieve(v);
+    return { victims, numPDBViolations };
   }
 
   /** prepareCandidate: mark each victim with DisruptionTarget, delete it, and record Preempted on it. */
@@ -178,10 +221,11 @@ export class DefaultPreemption {
   }
 }
 
-/** pickOneNodeForPreemption without PDBs: lowest highest-victim priority, lowest priority sum, fewest victims, latest start. */
+/** pickOneNodeForPreemption: fewest PDB violations, lowest highest-victim priority, lowest priority sum, fewest victims, latest start. */
 export function selectCandidate(candidates: Candidate[]): Candidate {
   const sorted = candidates.map((c) => ({ c, victims: [...c.victims].sort(moreImportantPod) }));
   const scoreFuncs: ((x: (typeof sorted)[number]) => number)[] = [
+    (x) => -(x.c.numPDBViolations ?? 0),
     (x) => -x.victims[0].priority,
     (x) => -x.victims.reduce((s, v) => s + v.priority + 2147483648, 0),
     (x) => -x.victims.length,

@@ -1,0 +1,128 @@
+// Benchmark 6: side by side with @ngrok/webernetes 0.3.5, in one Node process. Both get 3 nodes, are booted
+// (untimed), then the same Deployment of R pause-image replicas is brought to all-available as fast as each can
+// go, each after an untimed warm-up rollout. kubeplay: fast-forwarded virtual time (runUntil). webernetes: its clock is paused and advanced timer by
+// timer (Clock.step to the earliest due timer), letting its promise chains settle (setImmediate) between timers;
+// its own informer on deployments says when status.availableReplicas reaches R.
+import { readFileSync } from 'node:fs';
+import { register } from 'node:module';
+import { bootBenchCluster, rolloutDeployment, warmUp } from './lib/kubeplay';
+import { benchDeployment } from './lib/workload';
+
+export interface PeerResult {
+  replicas: number;
+  kubeplayWallMs: number;
+  kubeplayCpuMs: number;
+  kubeplayVirtualMs: number;
+  peerWallMs: number;
+  peerCpuMs: number;
+  peerVirtualMs: number;
+  peerTimerSteps: number;
+  peerVersion: string;
+  /** peer wall / kubeplay wall. */
+  ratio: number;
+}
+
+export function parsePeerSizes(spec: string): number[] {
+  return spec.split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`peer size "${s}": want replica counts, e.g. 30,100,300`);
+    return n;
+  });
+}
+
+/** The parts of webernetes' Clock the driver uses (tasks is private in its typings). */
+interface PeerClock {
+  nowMs(): number;
+  step(ms: number): void;
+  tasks: Map<number, { cancelled: boolean; dueAtMs: number }>;
+}
+
+interface PeerCluster {
+  clock: unknown;
+  init(): Promise<void>;
+  pause(): void;
+  close(): Promise<void>;
+  informer(resource: string, cb: (type: string, obj: { metadata?: { name?: string; namespace?: string }; status?: Record<string, unknown> }) => void, options?: { namespace?: string }): unknown;
+  api: { appsv1: { createNamespacedDeployment(args: { namespace: string; body: unknown }): Promise<unknown> } };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function loadPeer(): Promise<{ Cluster: new (options?: { nodes?: number }) => PeerCluster; version: string }> {
+  register('./lib/extensionless-hook.mjs', import.meta.url);
+  const mod = (await import('@ngrok/webernetes')) as unknown as { Cluster: new (options?: { nodes?: number }) => PeerCluster };
+  // Its exports map hides package.json: read the installed one.
+  const pkg = JSON.parse(readFileSync(new URL('../node_modules/@ngrok/webernetes/package.json', import.meta.url), 'utf8')) as { version: string };
+  return { Cluster: mod.Cluster, version: pkg.version };
+}
+
+/** Advances the paused clock to its earliest due timer, runs everything due then, and lets promises settle. */
+async function drivePeer(clock: PeerClock, done: () => boolean, maxSteps = 2_000_000): Promise<number> {
+  let steps = 0;
+  await settle();
+  while (!done()) {
+    if (++steps > maxSteps) throw new Error(`webernetes: not done after ${maxSteps} timer steps`);
+    let next = Infinity;
+    for (const t of clock.tasks.values()) if (!t.cancelled && t.dueAtMs < next) next = t.dueAtMs;
+    clock.step(next === Infinity ? 0 : Math.max(0, next - clock.nowMs()));
+    await settle();
+  }
+  return steps;
+}
+
+async function peerRollout(Cluster: new (options?: { nodes?: number }) => PeerCluster, replicas: number) {
+  const cluster = new Cluster({ nodes: 3 });
+  await cluster.init();
+  cluster.pause();
+  const clock = cluster.clock as PeerClock;
+  const readyNodes = new Set<string>();
+  const kubeSystem = new Map<string, string>();
+  let available = 0;
+  cluster.informer('nodes', (type, n) => {
+    const ready = (n.status?.conditions as { type: string; status: string }[] | undefined)?.some((c) => c.type === 'Ready' && c.status === 'True');
+    if (type !== 'delete' && ready) readyNodes.add(n.metadata?.name ?? '');
+    else readyNodes.delete(n.metadata?.name ?? '');
+  });
+  cluster.informer('pods', (type, p) => {
+    if (type === 'delete') kubeSystem.delete(p.metadata?.name ?? '');
+    else kubeSystem.set(p.metadata?.name ?? '', String(p.status?.phase));
+  }, { namespace: 'kube-system' });
+  cluster.informer('deployments', (type, d) => {
+    if (d.metadata?.name === 'bench' && type !== 'delete') available = Number(d.status?.availableReplicas ?? 0);
+  }, { namespace: 'default' });
+  // Boot (untimed): 3 nodes Ready and its control-plane pods Running.
+  await drivePeer(clock, () => readyNodes.size === 3 && kubeSystem.size > 0 && [...kubeSystem.values()].every((ph) => ph === 'Running'));
+  const v0 = clock.nowMs();
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  await cluster.api.appsv1.createNamespacedDeployment({ namespace: 'default', body: benchDeployment(replicas) });
+  const steps = await drivePeer(clock, () => available >= replicas);
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  const virtualMs = clock.nowMs() - v0;
+  void cluster.close().catch(() => undefined);
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, virtualMs, steps };
+}
+
+export async function runPeerCase(replicas: number): Promise<PeerResult> {
+  // Both warm up first (an untimed small rollout each) so neither is timed on cold code.
+  await warmUp();
+  const { Cluster, version } = await loadPeer();
+  await peerRollout(Cluster, 10);
+  const cluster = await bootBenchCluster(3);
+  const ours = rolloutDeployment(cluster, replicas);
+  await cluster.close();
+  const theirs = await peerRollout(Cluster, replicas);
+  return {
+    replicas,
+    kubeplayWallMs: ours.wallMs,
+    kubeplayCpuMs: ours.cpuMs,
+    kubeplayVirtualMs: ours.virtualMs,
+    peerWallMs: theirs.wallMs,
+    peerCpuMs: theirs.cpuMs,
+    peerVirtualMs: theirs.virtualMs,
+    peerTimerSteps: theirs.steps,
+    peerVersion: version,
+    ratio: theirs.wallMs / ours.wallMs,
+  };
+}
