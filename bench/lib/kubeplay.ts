@@ -4,28 +4,13 @@
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { createCluster, type Cluster } from '../../src/control-plane/cluster';
-import { defaultNodeConfigs, type NodeConfig } from '../../src/control-plane/kubelet/node-config';
+import { defaultNodeConfigs } from '../../src/control-plane/kubelet/node-config';
 import { isPodReady, rolloutComplete } from '../../src/control-plane/scenarios/harness';
 import { benchDeployment } from './workload';
 
-/**
- * The default nodes, with addresses that stay valid past 254 nodes: the defaults (InternalIP 192.168.49.<i+1>,
- * pod CIDR 10.244.<i>.0/24) overflow an octet there and those kubelets never register. Beyond 254 nodes the
- * InternalIP rolls over into 192.168.50.x, … and pod CIDRs come from 10.128.0.0/9 (clear of the 10.96.0.0/12
- * service range).
- */
-export function benchNodeConfigs(count: number): NodeConfig[] {
-  const configs = defaultNodeConfigs(count);
-  if (count <= 254) return configs;
-  return configs.map((c, i) => {
-    const n = i + 1;
-    return { ...c, internalIP: `192.168.${49 + Math.floor(n / 254)}.${(n % 254) + 1}`, podCIDR: `10.${128 + (n >> 8)}.${n & 255}.0/24` };
-  });
-}
-
 /** A cluster of `nodes` default nodes, all registered and Ready, with the default ServiceAccount in place. */
 export async function bootBenchCluster(nodes: number): Promise<Cluster> {
-  const cluster = await createCluster({ seed: 1, nodes: benchNodeConfigs(nodes) });
+  const cluster = await createCluster({ seed: 1, nodes: defaultNodeConfigs(nodes) });
   // Heartbeats are background timers: idle means every kubelet registered and the controllers settled.
   // (A predicate listing every node after each timer would cost O(nodes²) at 5,000 nodes.)
   cluster.runUntilIdle({ maxTimeMs: 120_000 });

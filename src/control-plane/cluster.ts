@@ -22,6 +22,8 @@ import { controllerManagerUser } from './controllers/shared/controller';
 import type { ControllerManagerConfig } from './controllers/controller-context';
 import { NodeSimulator } from './kubelet/node-simulator';
 import { DataPlane } from './network/data-plane';
+import { podNetwork } from './network/pod-network';
+import type { PodNetwork } from './network/tools';
 import { defaultNodeConfigs, type NodeConfig } from './kubelet/node-config';
 import { Scheduler, schedulerUser } from './scheduler/scheduler';
 import { createRng, type Rng } from './sim/rng';
@@ -226,7 +228,9 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   scheduler?.start();
 
   const nodeConfigs = typeof options.nodes === 'number' || options.nodes === undefined ? defaultNodeConfigs(options.nodes ?? 3) : options.nodes;
-  const nodes = new NodeSimulator({ client: new Client(endpoint.connect('kubelet')), clock, rng, trace, nodes: nodeConfigs, kubelet: { settings } });
+  // Containers' own programs reach the data plane created just below (their pods start only once the clock runs).
+  const kubeletNetwork = (namespace: string, pod: string): PodNetwork => podNetwork(network, namespace, pod);
+  const nodes = new NodeSimulator({ client: new Client(endpoint.connect('kubelet')), clock, rng, trace, nodes: nodeConfigs, kubelet: { settings, podNetwork: kubeletNetwork } });
   // kube-proxy and cluster DNS watch the API like the node agents they are; their rng is their own (seeded tests keep their stream).
   const network = new DataPlane({
     client: new Client(endpoint.connect('kube-proxy')),

@@ -56,7 +56,7 @@ const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh', 'ksh']);
 /** Programs the kubelet's interpreter answers as an image's binaries would. */
 const interpreted = new Set([
   'echo', 'printf', 'date', 'hostname', 'sleep', 'true', 'false', 'test', '[', 'touch', 'rm', 'mkdir', 'chmod', 'chown', 'cp', 'mv',
-  'ln', 'kill', 'sync', 'tail', 'wget', 'curl', 'nslookup', 'apk', 'apt-get', 'apt', 'pip', 'pip3', 'npm', 'stress',
+  'ln', 'kill', 'sync', 'tail', 'wget', 'curl', 'nslookup', 'dig', 'apk', 'apt-get', 'apt', 'pip', 'pip3', 'npm', 'stress',
 ]);
 const defaultPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 

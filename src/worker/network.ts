@@ -35,7 +35,7 @@ export function validateTrafficParams(params: unknown): TrafficParams {
 }
 
 export function sendTraffic(cluster: ServableCluster, params: unknown): TrafficResult {
-  const network = (cluster as ServableCluster & { network?: TrafficPort }).network;
+  const network = cluster.network;
   if (!network) throw newBadRequest('this cluster simulates no network');
   return network.request(validateTrafficParams(params));
 }

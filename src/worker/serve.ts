@@ -20,7 +20,7 @@ import { describeComponents, schedulingDecisions, whyExists } from './introspect
 import type { IntrospectionParts } from './introspect';
 import { configureCluster, readSettings, type ClusterSettingsPort } from './settings';
 import { listLoads, setLoad, type WorkloadLoadsPort } from './load';
-import { sendTraffic } from './network';
+import { sendTraffic, type TrafficPort } from './network';
 import type { Client } from '../control-plane/client/client';
 import { ClusterFaults, type FaultTarget } from '../control-plane/faults/cluster-faults';
 import type { Clock } from '../control-plane/sim/clock';
@@ -56,6 +56,8 @@ export interface ServableCluster {
   readonly settings?: ClusterSettingsPort;
   /** The simulated per-workload loads (control-plane/metrics/loads.ts), for 'sim/load' and 'sim/loads'. */
   readonly loads?: WorkloadLoadsPort;
+  /** The simulated data plane (control-plane/network/data-plane.ts), for 'net/request'. */
+  readonly network?: TrafficPort;
 }
 
 /**

@@ -41,7 +41,14 @@ export interface ImageProfile {
   /** Executables (basenames) that start this image's server when given as the command. */
   serverCommands?: string[];
   /** Log lines of the server's start-up ("nginx", "redis", "httpd", or generic). */
-  startupLog?: 'nginx' | 'redis' | 'httpd' | 'mysql' | 'postgres' | 'generic';
+  startupLog?: 'nginx' | 'redis' | 'httpd' | 'mysql' | 'postgres' | 'http-echo' | 'generic';
+  /**
+   * An ENTRYPOINT script that runs its arguments when the first names a command and otherwise hands them to this
+   * program (curlimages/curl's /entrypoint.sh: `args: [-s, http://web]` runs `curl -s http://web`).
+   */
+  entrypointDispatch?: string;
+  /** What runs with neither command nor args (ENTRYPOINT + CMD), when the interpreter knows it. */
+  defaultCommand?: string[];
   /** The server refuses to start unless one of these env vars is set (mysql, postgres). */
   requiredEnv?: { names: string[]; log: string[] };
 }
@@ -184,6 +191,18 @@ const wellKnown: ImageProfile[] = [
   server('us-docker.pkg.dev/google-samples/containers/gke/hello-app', 10.5, [8080], 4, { versions: ['1.0', '2.0'] }),
   server('gcr.io/google-samples/kubernetes-bootcamp', 79, [8080], 20, { named: ['v1'] }),
   server('docker.io/polinux/stress', 4.5, [], 1, { named: ['latest', '1.0.4'] }),
+  // The echo server of the Ingress and Service docs: serves -text on :5678 (-listen), exits 127 without it.
+  server('docker.io/hashicorp/http-echo', 3.6, [5678], 2, {
+    versions: ['0.2.3', '1.0.0'],
+    named: ['latest', 'alpine'],
+    entrypoint: ['/http-echo'],
+    serverCommands: ['http-echo'],
+    startupLog: 'http-echo',
+  }),
+  // curl and busybox's applets; its entrypoint runs curl (no server): with no args, curl's usage hint and exit 2.
+  exiting('docker.io/curlimages/curl', 24, { anyTag: true, entrypoint: ['/entrypoint.sh'], entrypointDispatch: 'curl', defaultCommand: ['/entrypoint.sh', 'curl'] }),
+  // The network troubleshooting image: curl, nslookup, dig… and zsh as its command (no terminal: exits 0).
+  exiting('docker.io/nicolaka/netshoot', 190, { anyTag: true, memoryBytes: 3 * Mi }),
   server('docker.io/vish/stress', 2.9, [], 1, { named: ['latest'], entrypoint: ['/stress', '-logtostderr'] }),
   { repository: lib('hello-world'), sizeBytes: 9_000, ports: [], run: ImageRun.Hello, memoryBytes: Mi, named: ['latest', 'linux', 'nanoserver'] },
 ];

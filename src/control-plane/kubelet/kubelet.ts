@@ -24,6 +24,7 @@ import { PodSource } from './pod-source';
 import { PodWorker, type ContainerProcess, type EventType, type PodWorkerHost } from './pod-worker';
 import { ContainerRuntime } from './runtime';
 import type { KubeletSettingsSource } from '../config/cluster-settings';
+import type { PodNetwork } from '../network/tools';
 import { volumeSetUpFailures, type VolumeSetUpFailure } from './volumes';
 import { AttachWaiter, podVolumesInUse, type AttachStateReader, type AttachWaitResult } from './volume-attach';
 import { containerResourceValue, HostFilesystem, normalizePath, VolumeContentStore, type ObjectData } from './volume-contents';
@@ -53,6 +54,8 @@ export interface KubeletOptions {
    * simulated pull time follow them as they change, over the two options above.
    */
   settings?: KubeletSettingsSource;
+  /** A pod's view of the cluster network (network/pod-network.ts), for its containers' own programs. */
+  podNetwork?: (namespace: string, pod: string) => PodNetwork | undefined;
 }
 
 export interface LogLine {
@@ -123,8 +126,10 @@ export class Kubelet implements PodWorkerHost {
   readonly hostFilesystem = new HostFilesystem();
   /** The volume manager's wait for PVC volumes to be bound and attached. */
   private readonly attachWaiter = new AttachWaiter();
+  private readonly networkOf: KubeletOptions['podNetwork'];
 
   constructor(options: KubeletOptions) {
+    this.networkOf = options.podNetwork;
     this.nodeName = options.name ?? options.config.name;
     this.config = completeNodeConfig({ ...options.config, name: this.nodeName }, options.index ?? 1);
     this.clock = options.clock;
@@ -538,6 +543,10 @@ export class Kubelet implements PodWorkerHost {
     return { objects: (kind, namespace, name) => this.objectData(kind, namespace, name), allocatable: nodeAllocatable(this.config) as Record<string, string> };
   }
 
+  podNetwork(pod: Pod): PodNetwork | undefined {
+    return this.networkOf?.(pod.metadata!.namespace!, pod.metadata!.name!);
+  }
+
   waitForAttach(pod: Pod, now: number): AttachWaitResult {
     return this.attachWaiter.wait(pod, now, this.attachStateReader());
   }
@@ -692,7 +701,8 @@ export class Kubelet implements PodWorkerHost {
     for (let attempt = 0; attempt < 2; attempt++) {
       const source = attempt === 0 ? base : this.freshPod(worker);
       if (!source) return;
-      const body: Pod = { ...(structuredClone(source) as Pod), status };
+      // No deep copy: the API server decodes the body into an object of its own and never changes it.
+      const body: Pod = { ...source, status };
       try {
         this.client.pods.updateStatus(body as Pod & KubeObject);
         this.written.set(worker.uid, text);

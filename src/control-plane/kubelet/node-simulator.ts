@@ -17,7 +17,7 @@ export interface NodeSimulatorOptions {
   /** Nodes to create (and start) at once. */
   nodes?: NodeConfig[];
   /** Passed to every kubelet (lease duration, status frequencies, the cluster's live settings). */
-  kubelet?: Pick<KubeletOptions, 'leaseDurationSeconds' | 'nodeStatusUpdateFrequencyMs' | 'nodeStatusReportFrequencyMs' | 'settings'>;
+  kubelet?: Pick<KubeletOptions, 'leaseDurationSeconds' | 'nodeStatusUpdateFrequencyMs' | 'nodeStatusReportFrequencyMs' | 'settings' | 'podNetwork'>;
 }
 
 export interface NodeState {

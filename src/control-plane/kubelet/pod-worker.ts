@@ -13,7 +13,8 @@ import type { Backoff } from './backoff';
 import { formatBackoff, formatGoDuration, formatPod } from './format';
 import { InvalidImageNameError, parseImageReference, profileFor, type ImageProfile, type ImageReference } from './images';
 import { getPhase, initializedCondition, containersReadyCondition, mergeConditions, readyCondition, PodPhase, isRestartableInitContainer } from './pod-status';
-import { outputUntil, runExecCommand, runProgram, filesAt, SigtermAction, type ProgramContext, type ProgramRun } from './program';
+import { answerKey, lastAnswer, outputUntil, runExecCommand, runProgram, filesAt, SigtermAction, type NetworkCall, type ProgramContext, type ProgramRun } from './program';
+import type { PodNetwork } from '../network/tools';
 import { probeTimings, runProbe, ProbeType } from './probes';
 import type { ContainerRuntime, PullResult } from './runtime';
 import { nextMountRetryMs, type VolumeSetUpFailure } from './volumes';
@@ -38,6 +39,8 @@ export interface PodWorkerHost {
   volumeSetUpFailures(pod: Pod): VolumeSetUpFailure[];
   /** Whether the pod's PVC volumes are bound and attached to this node (volume-attach.ts); absent: nothing to wait for. */
   waitForAttach?(pod: Pod, now: number): AttachWaitResult;
+  /** The pod's view of the data plane for its containers' own programs (network/pod-network.ts); absent: none. */
+  podNetwork?(pod: Pod): PodNetwork | undefined;
   /** The worker's status changed: write it (the status manager). */
   statusChanged(worker: PodWorker): void;
   /** Termination finished: write the final status and delete the pod object. */
@@ -61,6 +64,8 @@ interface Instance {
   ctx: ProgramContext;
   exitTimer?: TimerHandle;
   plannedExit?: { at: number; code: number; reason: string };
+  /** The next re-check of the answers a program waiting on the network (ProgramEnd 'poll') depends on. */
+  pollTimer?: TimerHandle;
   killing: boolean;
   probeTimers: TimerHandle[];
   started: boolean;
@@ -90,6 +95,12 @@ const sandboxSetupMs = 600;
 const gracefulExitMs = 100;
 const minimumGracePeriodMs = 2000;
 const defaultRetryMs = 10_000;
+const minNetworkPollMs = 1000;
+
+/** Asks the network one of a program's questions again. */
+function ask(network: PodNetwork, call: NetworkCall) {
+  return call.kind === 'lookup' ? network.lookup(call.name) : network.request({ url: call.url, ...(call.method ? { method: call.method } : {}), ...(call.host ? { host: call.host } : {}) });
+}
 
 function containerKind(c: Container, init: boolean): ContainerKind {
   if (!init) return 'regular';
@@ -525,7 +536,13 @@ export class PodWorker {
       files,
       startTime: now,
       declaresPorts: (c.ports ?? []).length > 0,
+      ...this.networkContext(),
     };
+  }
+
+  private networkContext(): Pick<ProgramContext, 'network' | 'internetStandIn'> {
+    const network = this.host.podNetwork?.(this.pod);
+    return network ? { network, internetStandIn: true } : {};
   }
 
   private startContainer(rec: ContainerRecord, now: number): void {
@@ -578,17 +595,54 @@ export class PodWorker {
     this.host.event(this.pod as KubeObject, 'Normal', 'Started', `Started container ${rec.spec.name}`, containerFieldPath(rec));
     this.host.trace({ event: 'kubelet.container.start', pod: this.key, container: rec.spec.name, restartCount: rec.restartCount, containerID: inst.id });
 
-    // How it ends on its own: its program exits, or it allocates past its memory limit.
+    this.planExit(rec, inst, this.naturalExit(rec, inst));
+    this.watchNetwork(rec, inst);
+    this.startProbes(rec, inst);
+  }
+
+  /** How the container ends on its own: its program exits, or it allocates past its memory limit. */
+  private naturalExit(rec: ContainerRecord, inst: Instance): Instance['plannedExit'] {
+    const { run, startedAt, profile } = inst;
     let planned: Instance['plannedExit'];
-    if (run.end.type === 'exit') planned = { at: now + run.end.at, code: run.end.code, reason: run.end.code === 0 ? 'Completed' : 'Error' };
+    if (run.end.type === 'exit') planned = { at: startedAt + run.end.at, code: run.end.code, reason: run.end.code === 0 ? 'Completed' : 'Error' };
     const limit = memoryLimit(rec.spec);
     if (limit !== undefined) {
       const base = profile.memoryBytes;
       const oomAt = base > limit ? 100 : run.allocations.find((a) => base + a.bytes > limit)?.at;
-      if (oomAt !== undefined && (!planned || now + oomAt < planned.at)) planned = { at: now + oomAt, code: 137, reason: 'OOMKilled' };
+      if (oomAt !== undefined && (!planned || startedAt + oomAt < planned.at)) planned = { at: startedAt + oomAt, code: 137, reason: 'OOMKilled' };
     }
-    this.planExit(rec, inst, planned);
-    this.startProbes(rec, inst);
+    return planned;
+  }
+
+  /**
+   * A program waiting on the network (ProgramEnd 'poll'): at each iteration of its loop, ask the network the
+   * questions it asks; while every answer is the one it got, nothing changes. When one differs, interpret the
+   * program again with its journal — the same past, the live network from this iteration on — and go on with that
+   * future (the loop ends, the script proceeds). A background timer: a pod waiting on a Service is not busy.
+   */
+  private watchNetwork(rec: ContainerRecord, inst: Instance): void {
+    const end = inst.run.end;
+    const network = inst.ctx.network;
+    if (end.type !== 'poll' || !network || inst.killing || inst.finishedAt !== undefined) return;
+    const now = this.host.clock.now();
+    // The next iteration at least a second away: a tight loop is not re-checked more often than that.
+    const k = Math.max(1, Math.ceil((now + minNetworkPollMs - inst.startedAt - end.at) / end.period));
+    const at = inst.startedAt + end.at + k * end.period;
+    inst.pollTimer = this.host.clock.setTimer(at - now, () => {
+      inst.pollTimer = undefined;
+      if (this.stopped || inst.finishedAt !== undefined || inst.killing) return;
+      const journal = inst.run.network ?? [];
+      const changed = end.watch.some((call) => answerKey(ask(network, call)) !== answerKey(lastAnswer(journal, call)));
+      if (changed) {
+        const ctx: ProgramContext = { ...inst.ctx, networkJournal: { liveFrom: at - inst.startedAt, calls: journal } };
+        inst.run = runProgram(ctx);
+        inst.ctx = ctx;
+        this.host.trace({ event: 'kubelet.container.network', pod: this.key, container: rec.spec.name, end: inst.run.end.type });
+        this.planExit(rec, inst, this.naturalExit(rec, inst));
+        this.requestSync();
+      }
+      this.watchNetwork(rec, inst);
+    }, `kubelet/${this.host.nodeName} network poll ${this.key}/${rec.spec.name}`, { background: true });
   }
 
   private planExit(rec: ContainerRecord, inst: Instance, planned: Instance['plannedExit']): void {
@@ -618,6 +672,8 @@ export class PodWorker {
     inst.probeTimers = [];
     if (inst.exitTimer) this.host.clock.clearTimer(inst.exitTimer);
     inst.exitTimer = undefined;
+    if (inst.pollTimer) this.host.clock.clearTimer(inst.pollTimer);
+    inst.pollTimer = undefined;
   }
 
   // ------------------------------------------------------------------ probes

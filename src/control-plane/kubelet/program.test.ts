@@ -99,3 +99,36 @@ describe('runProgram', () => {
     expect(run.end).toMatchObject({ type: 'exit', code: 2 });
   });
 });
+
+describe('a program waiting on the network', () => {
+  const nx = { found: false as const, tried: ['myservice.default.svc.cluster.local'] };
+  const yes = { found: true as const, fqdn: 'myservice.default.svc.cluster.local', addresses: ['10.96.0.20'], ptr: { '10.96.0.20': 'myservice.default.svc.cluster.local' } };
+  const script = ['sh', '-c', 'until nslookup myservice; do echo waiting; sleep 2; done; echo done'];
+  const network = (answer: () => typeof nx | typeof yes) => ({
+    lookup: () => answer(),
+    request: () => ({ ok: false, hops: [], durationMs: 1, error: 'curl: (7) x' }),
+  });
+
+  it('ends in a poll on the question whose answer it waits for, with one iteration as the period', () => {
+    const run = runProgram(ctx('busybox:1.36', script, { network: network(() => nx) }));
+    expect(run.end).toMatchObject({ type: 'poll', at: 0, period: 2002, watch: [{ kind: 'lookup', name: 'myservice' }] });
+    expect(outputUntil(run, 6100, 100).filter((l) => l.text === 'waiting').map((l) => l.at)).toEqual([2, 2004, 4006, 6008]);
+    expect(run.network).toHaveLength(1);
+  });
+
+  it('replays the journal before liveFrom and asks the network after it', () => {
+    let answer: typeof nx | typeof yes = nx;
+    const first = runProgram(ctx('busybox:1.36', script, { network: network(() => answer) }));
+    answer = yes;
+    const again = runProgram(ctx('busybox:1.36', script, { network: network(() => answer), networkJournal: { liveFrom: 3 * 2002, calls: first.network! } }));
+    // Three iterations waited (0, 2002, 4004), the fourth (6006) found the name.
+    expect(again.end).toEqual({ type: 'exit', at: 6006 + 2, code: 0 });
+    expect(again.events.filter((e) => e.type === 'out' && e.text === 'waiting')).toHaveLength(3);
+    expect(again.events.at(-1)).toMatchObject({ type: 'out', text: 'done' });
+  });
+
+  it('keeps iterating a loop that changes its state (a counter) on the frozen network', () => {
+    const run = runProgram(ctx('busybox:1.36', ['sh', '-c', 'i=0; until nslookup x || [ $i -ge 3 ]; do i=$((i+1)); sleep 1; done'], { network: network(() => nx) }));
+    expect(run.end).toEqual({ type: 'exit', at: 3 * 1002 + 2, code: 0 });
+  });
+});

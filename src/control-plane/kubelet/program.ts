@@ -6,6 +6,8 @@ import { rfc3339 } from '../sim/clock';
 import { ImageRun, imageVersion, type ImageProfile, type ImageReference } from './images';
 import { argvCommand, parseScript, ShellSyntaxError, type Command, type List, type Redirect, type Word } from './script-parser';
 import { curl, imageHasTool, isOldBusyboxNslookup, nslookup, wget, type PodNetwork, type ToolOutput } from '../network/tools';
+import type { TrafficResult } from '../../shared/protocol/network';
+import type { DnsAnswer } from '../network/dns';
 
 export type ProgramEvent =
   | { at: number; type: 'out'; text: string }
@@ -17,7 +19,23 @@ export type ProgramEnd =
   /** Blocks from `at` on (sleep infinity, tail -f, a server). */
   | { type: 'forever'; at: number }
   /** From `at`, repeats `events` (offsets within an iteration) every `period` ms, forever. */
-  | { type: 'loop'; at: number; period: number; events: ProgramEvent[] };
+  | { type: 'loop'; at: number; period: number; events: ProgramEvent[] }
+  /**
+   * From `at`, a loop waiting on the network (`until nslookup svc; do sleep 2; done`) repeats `events` every
+   * `period` ms for as long as the answers to `watch` stay what they were; the pod worker re-asks them at each
+   * iteration and, when one changes, interprets the program again from that iteration on (see README.md).
+   */
+  | { type: 'poll'; at: number; period: number; events: ProgramEvent[]; watch: NetworkCall[] };
+
+/** A question a program asked the network. */
+export type NetworkCall = { kind: 'lookup'; name: string } | { kind: 'request'; url: string; method?: string; host?: string };
+
+/** A network call and the answer the program got, at its offset (the journal a re-interpretation replays). */
+export interface NetworkCallRecord {
+  call: NetworkCall;
+  at: number;
+  answer: DnsAnswer | TrafficResult;
+}
 
 /** What the process does on SIGTERM: servers shut down (exit 0), apps exit 143, PID-1 shells ignore it. */
 export const SigtermAction = { Exit0: 'exit0', Exit143: 'exit143', Ignore: 'ignore' } as const;
@@ -32,6 +50,8 @@ export interface ProgramRun {
   /** Memory the process allocates on top of its image's baseline, with when. */
   allocations: { at: number; bytes: number }[];
   sigterm: SigtermAction;
+  /** The network calls the program made, in order, with their answers (only with ProgramContext.network). */
+  network?: NetworkCallRecord[];
 }
 
 export interface ProgramContext {
@@ -50,6 +70,17 @@ export interface ProgramContext {
   declaresPorts: boolean;
   /** The pod's network (DNS, Services, other pods): curl, wget and nslookup use it when given (kubectl exec does). */
   network?: PodNetwork;
+  /**
+   * Re-interpretation of a running program: calls before offset `liveFrom` get the answers it got then (the
+   * journal, in call order; a later repetition of a call gets that call's last answer), later ones ask the network.
+   */
+  networkJournal?: { liveFrom: number; calls: NetworkCallRecord[] };
+  /**
+   * The simulated cluster is offline; a container's own start-up program (the docs' init container fetching
+   * http://info.cern.ch) reaches a name under a public top-level domain as before the data plane existed: the
+   * request succeeds in 150 ms. kubectl exec leaves it unset: such names do not resolve.
+   */
+  internetStandIn?: boolean;
 }
 
 const maxEvents = 5000;
@@ -90,10 +121,40 @@ class Interpreter {
   private readonly vars: Record<string, string>;
   private out: Output = { stdout: 'log', stderr: 'log' };
   private background = false;
+  /** Network calls made, with answers; how many asked the live network. */
+  readonly calls: NetworkCallRecord[] = [];
+  private liveCalls = 0;
+  private readonly net: PodNetwork | undefined;
+  /** The command line being run (a server reads its flags from it). */
+  private argv: string[] = [];
 
   constructor(private readonly ctx: ProgramContext) {
     this.vars = { HOME: '/root', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: ctx.hostname, ...ctx.env };
     for (const [path, content] of Object.entries(ctx.files)) this.fs.set(path, { exists: true, content: content.split('\n') });
+    const network = ctx.network;
+    this.net = network && {
+      lookup: (name) => this.netCall({ kind: 'lookup', name }, () => network.lookup(name)) as DnsAnswer,
+      request: (req) =>
+        this.netCall({ kind: 'request', url: req.url, ...(req.method ? { method: req.method } : {}), ...(req.host ? { host: req.host } : {}) }, () => network.request(req)) as TrafficResult,
+    };
+  }
+
+  /** One network call: replayed from the journal before its liveFrom, else asked live; recorded either way. */
+  private netCall(call: NetworkCall, live: () => DnsAnswer | TrafficResult): DnsAnswer | TrafficResult {
+    const journal = this.ctx.networkJournal;
+    let answer: DnsAnswer | TrafficResult | undefined;
+    if (journal && this.t < journal.liveFrom) {
+      const key = JSON.stringify(call);
+      const same = journal.calls[this.calls.length];
+      if (same && JSON.stringify(same.call) === key) answer = same.answer;
+      else answer = lastAnswer(journal.calls, call);
+    }
+    if (answer === undefined) {
+      answer = live();
+      this.liveCalls++;
+    }
+    this.calls.push({ call, at: this.t, answer });
+    return answer;
   }
 
   /** Starts from the file states a running container has (for probes and hooks run inside it). */
@@ -350,7 +411,13 @@ class Interpreter {
       throw new End({ type: 'loop', at: start, period, events });
     }
     for (let i = 0; i < maxIterations; i++) {
+      const start = this.t;
+      const mark = this.events.length;
+      const live = this.liveCalls;
+      const calls = this.calls.length;
+      const state = this.net && !this.background ? this.stateKey() : undefined;
       this.runList(cmd.cond);
+      const condAsked = this.liveCalls > live;
       const holds = this.status === 0;
       if (holds === cmd.until) {
         this.status = 0;
@@ -359,6 +426,14 @@ class Interpreter {
       const before = this.t;
       this.runList(cmd.body);
       if (this.t === before) this.advance(minLoopPeriodMs);
+      // An iteration whose condition asked the live network and that left the shell as it found it repeats until
+      // an answer changes: the pod worker watches those answers (ProgramEnd 'poll') instead of iterating on a frozen
+      // network. (A loop that only fetches in its body — a load generator — runs on the network as it was.)
+      if (state !== undefined && condAsked && this.stateKey() === state) {
+        const watch = dedupeCalls(this.calls.slice(calls).map((c) => c.call));
+        const events = this.events.splice(mark).map((e) => ({ ...e, at: e.at - start }));
+        throw new End({ type: 'poll', at: start, period: this.t - start, events, watch });
+      }
     }
     throw new End({ type: 'forever', at: this.t });
   }
@@ -380,6 +455,7 @@ class Interpreter {
 
   /** Runs one command. top: it is the container's whole command (no shell around it). */
   exec(argv: string[], top: boolean): void {
+    this.argv = argv;
     const name = basename(argv[0]);
     const args = argv.slice(1);
     this.status = 0;
@@ -404,6 +480,13 @@ class Interpreter {
       this.status = 0;
       if (top) throw new End({ type: 'exit', at: this.t, code: 0 });
       return;
+    }
+    const dispatch = this.ctx.image.entrypointDispatch;
+    if (dispatch && name === basename(this.ctx.image.entrypoint?.[0] ?? '')) {
+      // The image's entrypoint script: `exec "$@"` when the first argument is a command, else the image's program.
+      const first = args[0];
+      const command = first !== undefined && (first.startsWith('/') || /^[A-Za-z_][\w-]*$/.test(first));
+      return this.exec(command ? args : [dispatch, ...args], top);
     }
     switch (name) {
       case 'exec':
@@ -483,11 +566,18 @@ class Interpreter {
       case 'wget':
       case 'curl':
       case 'nslookup':
-        if (this.ctx.network) return this.networkTool(name, args, this.ctx.network);
+        if (this.net && !(this.ctx.internetStandIn && outsideTheCluster(name, args))) return this.networkTool(name, args, this.net);
         if (name !== 'nslookup') return this.fetch(name, args);
         this.advance(20);
         this.emit('Server:    10.96.0.10');
         this.emit('Address 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local');
+        return;
+      case 'dig':
+        if (this.net && /(nicolaka\/netshoot|dnsutils)$/.test(this.ctx.ref.repository)) return this.dig(args, this.net);
+        if (this.net) {
+          this.emit(`sh: dig: not found`, 'stderr');
+          this.status = 127;
+        }
         return;
       case 'apk':
       case 'apt-get':
@@ -530,9 +620,52 @@ class Interpreter {
     return false;
   }
 
+  /** dig [+short] [+search] name: BIND 9.18's answer from the cluster DNS (no search list unless +search). */
+  private dig(args: string[], net: PodNetwork): void {
+    const name = args.find((a) => !a.startsWith('+') && !a.startsWith('-') && !a.startsWith('@')) ?? '.';
+    const short = args.includes('+short');
+    const search = args.includes('+search');
+    const answer = net.lookup(search || name.endsWith('.') ? name : `${name}.`);
+    this.advance(2);
+    const fqdn = `${answer.found ? answer.fqdn : name.replace(/\.$/, '')}.`;
+    this.status = 0;
+    if (short) {
+      if (answer.found) for (const ip of answer.addresses) this.emit(ip);
+      return;
+    }
+    const count = answer.found ? answer.addresses.length : 0;
+    const lines = [
+      '',
+      `; <<>> DiG 9.18.33 <<>> ${args.join(' ')}`,
+      ';; global options: +cmd',
+      ';; Got answer:',
+      `;; ->>HEADER<<- opcode: QUERY, status: ${answer.found ? 'NOERROR' : 'NXDOMAIN'}, id: ${10000 + (this.calls.length * 7919) % 50000}`,
+      `;; flags: qr aa rd; QUERY: 1, ANSWER: ${count}, AUTHORITY: ${answer.found ? 0 : 1}, ADDITIONAL: 1`,
+      ';; WARNING: recursion requested but not available',
+      '',
+      ';; OPT PSEUDOSECTION:',
+      '; EDNS: version: 0, flags:; udp: 1232',
+      ';; QUESTION SECTION:',
+      `;${fqdn}\t\tIN\tA`,
+      '',
+    ];
+    if (answer.found) {
+      lines.push(';; ANSWER SECTION:');
+      for (const ip of answer.addresses) lines.push(`${fqdn}\t30\tIN\tA\t${ip}`);
+    } else {
+      lines.push(';; AUTHORITY SECTION:', 'cluster.local.\t\t30\tIN\tSOA\tns.dns.cluster.local. hostmaster.cluster.local. 1700000000 7200 1800 86400 30');
+    }
+    lines.push('', ';; Query time: 0 msec', ';; SERVER: 10.96.0.10#53(10.96.0.10) (UDP)', `;; WHEN: ${goDate(this.ctx.startTime + this.t)}`, `;; MSG SIZE  rcvd: ${60 + fqdn.length * 2}`, '');
+    for (const line of lines) this.emit(line);
+  }
+
   /** The image's server starting in the foreground. */
   startServer(): never {
     const image = this.ctx.image;
+    if (image.startupLog === 'http-echo' && httpEchoText(this.argv) === undefined && !this.vars.ECHO_TEXT) {
+      this.emit('Missing -text option!', 'stderr');
+      throw new End({ type: 'exit', at: this.t, code: 127 });
+    }
     const required = image.requiredEnv;
     if (required && !required.names.some((n) => (this.vars[n] ?? '') !== '')) {
       for (const line of required.log) this.emit(line, 'stderr');
@@ -540,7 +673,7 @@ class Interpreter {
       throw new End({ type: 'exit', at: this.t, code: 1 });
     }
     this.advance(50);
-    for (const line of startupLog(image, this.ctx.ref, this.ctx.startTime + this.t)) this.emit(line);
+    for (const line of startupLog(image, this.ctx.ref, this.ctx.startTime + this.t, this.argv)) this.emit(line);
     this.serves = true;
     this.sigterm = SigtermAction.Exit0;
     throw new End({ type: 'forever', at: this.t });
@@ -639,6 +772,11 @@ class Interpreter {
     }
     if (args.length === 1) return args[0] !== '';
     return true;
+  }
+
+  /** What a loop iteration may change: variables, files and the last status. */
+  private stateKey(): string {
+    return JSON.stringify([this.status, this.vars, [...this.fs]]);
   }
 
   /** curl, wget and nslookup over the simulated network (see network/tools.ts); absent from images that lack them. */
@@ -778,7 +916,7 @@ export function goDate(ms: number): string {
 }
 
 /** The start-up lines an image's server logs. */
-export function startupLog(image: ImageProfile, ref: ImageReference, at: number): string[] {
+export function startupLog(image: ImageProfile, ref: ImageReference, at: number, argv: readonly string[] = []): string[] {
   const d = new Date(at);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   const ymd = `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}`;
@@ -829,9 +967,28 @@ export function startupLog(image: ImageProfile, ref: ImageReference, at: number)
         `${ymd.replace(/\//g, '-')} ${hms}.000 UTC [1] LOG:  listening on IPv4 address "0.0.0.0", port 5432`,
         `${ymd.replace(/\//g, '-')} ${hms}.000 UTC [1] LOG:  database system is ready to accept connections`,
       ];
+    case 'http-echo': {
+      const listen = flagValue(argv, 'listen') ?? ':5678';
+      return [`${ymd} ${hms} [INFO] server is listening on ${listen}`];
+    }
     default:
       return [];
   }
+}
+
+/** A Go flag's value: -name=v, --name=v, -name v. */
+function flagValue(argv: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const m = new RegExp(`^--?${name}=(.*)$`).exec(argv[i]);
+    if (m) return m[1];
+    if ((argv[i] === `-${name}` || argv[i] === `--${name}`) && i + 1 < argv.length) return argv[i + 1];
+  }
+  return undefined;
+}
+
+function httpEchoText(argv: readonly string[]): string | undefined {
+  const text = flagValue(argv, 'text');
+  return text === '' ? undefined : text;
 }
 
 /** The image's default process (no command, no args). */
@@ -859,6 +1016,10 @@ export function runProgram(ctx: ProgramContext): ProgramRun {
   let end: ProgramEnd;
   try {
     if (ctx.imageDefault || !ctx.argv || ctx.argv.length === 0) {
+      if (ctx.image.defaultCommand) {
+        it.exec([...ctx.image.defaultCommand], true);
+        throw new End({ type: 'exit', at: it.t, code: it.status });
+      }
       if (ctx.image.run === ImageRun.Hello) for (const line of helloLines) it.events.push({ at: 10, type: 'out', text: line });
       runImageDefault(it, ctx);
     }
@@ -869,7 +1030,45 @@ export function runProgram(ctx: ProgramContext): ProgramRun {
     end = err.end;
   }
   const events = it.events.slice().sort((a, b) => a.at - b.at);
-  return { events, end, serves: it.serves, allocations: it.allocations, sigterm: it.sigterm };
+  return { events, end, serves: it.serves, allocations: it.allocations, sigterm: it.sigterm, ...(ctx.network ? { network: it.calls } : {}) };
+}
+
+/** The answer the journal last recorded for call. */
+export function lastAnswer(calls: readonly NetworkCallRecord[], call: NetworkCall): DnsAnswer | TrafficResult | undefined {
+  const key = JSON.stringify(call);
+  for (let i = calls.length - 1; i >= 0; i--) if (JSON.stringify(calls[i].call) === key) return calls[i].answer;
+  return undefined;
+}
+
+/** What decides a program's course in an answer (not the trace sequence or which hops it took). */
+export function answerKey(answer: DnsAnswer | TrafficResult | undefined): string {
+  if (!answer) return '';
+  if ('found' in answer) return JSON.stringify(answer.found ? [true, answer.addresses] : [false]);
+  return JSON.stringify([answer.ok, answer.status ?? null, answer.body ?? null, answer.error ?? null]);
+}
+
+function dedupeCalls(calls: NetworkCall[]): NetworkCall[] {
+  const seen = new Map<string, NetworkCall>();
+  for (const c of calls) seen.set(JSON.stringify(c), c);
+  return [...seen.values()];
+}
+
+// Common public top-level domains: a name under one is on the internet, not in the cluster.
+const publicTlds = new Set([
+  'com', 'org', 'net', 'io', 'dev', 'app', 'info', 'edu', 'gov', 'co', 'me', 'sh', 'ai', 'cloud', 'ch', 'de', 'uk', 'fr', 'nl',
+  'eu', 'us', 'jp', 'cn', 'ru', 'in', 'br', 'au', 'ca', 'it', 'es', 'se', 'no', 'fi', 'pl', 'cz', 'at', 'be', 'dk', 'kr', 'tv',
+]);
+
+/** Whether the tool's target is a public internet name (the start-up stand-in answers those). */
+function outsideTheCluster(tool: string, args: string[]): boolean {
+  const target =
+    tool === 'nslookup'
+      ? args.find((a) => !a.startsWith('-'))
+      : (args.find((a) => /^[a-z]+:\/\//i.test(a)) ?? args.find((a, i) => !a.startsWith('-') && !/^-[a-zA-Z]*[oO]$/.test(args[i - 1] ?? '') && a.includes('.')));
+  if (!target) return false;
+  const host = target.replace(/^[a-z]+:\/\//i, '').split(/[/:?#]/)[0].replace(/\.$/, '').toLowerCase();
+  const labels = host.split('.');
+  return labels.length >= 2 && publicTlds.has(labels[labels.length - 1]);
 }
 
 /** argv as a one-command list (exported for probes, which run exec-form commands). */
@@ -882,7 +1081,7 @@ export function filesAt(run: ProgramRun, at: number): Map<string, boolean> {
     if (e.at > at) break;
     if (e.type === 'file') out.set(e.path, e.exists);
   }
-  if (run.end.type === 'loop' && at >= run.end.at) {
+  if ((run.end.type === 'loop' || run.end.type === 'poll') && at >= run.end.at) {
     const elapsed = at - run.end.at;
     const within = elapsed % run.end.period;
     const completed = Math.floor(elapsed / run.end.period);
@@ -897,7 +1096,7 @@ export function filesAt(run: ProgramRun, at: number): Map<string, boolean> {
 /** Every file path the program creates or removes at some point (a probe on one of them depends on time). */
 export function touchedFiles(run: ProgramRun): Map<string, boolean> {
   const first = new Map<string, boolean>();
-  const all = run.end.type === 'loop' ? [...run.events, ...run.end.events] : run.events;
+  const all = run.end.type === 'loop' || run.end.type === 'poll' ? [...run.events, ...run.end.events] : run.events;
   for (const e of all) if (e.type === 'file' && !first.has(e.path)) first.set(e.path, e.exists);
   return first;
 }
@@ -909,7 +1108,7 @@ export function outputUntil(run: ProgramRun, at: number, limit: number): { at: n
     if (e.at > at) break;
     if (e.type === 'out') out.push({ at: e.at, text: e.text });
   }
-  if (run.end.type === 'loop' && at >= run.end.at) {
+  if ((run.end.type === 'loop' || run.end.type === 'poll') && at >= run.end.at) {
     const { period, events } = run.end;
     const lines = events.filter((e) => e.type === 'out');
     if (lines.length > 0) {
@@ -930,7 +1129,9 @@ export function runExecCommand(
   ctx: ProgramContext,
   files: Map<string, boolean>,
 ): { code: number; output: string; durationMs: number } {
-  const probeCtx: ProgramContext = { ...ctx, argv: [...command], imageDefault: false, declaresPorts: false };
+  // A command run beside the process asks the network afresh (no journal) and has no internet stand-in.
+  const { networkJournal: _journal, internetStandIn: _standIn, ...base } = ctx;
+  const probeCtx: ProgramContext = { ...base, argv: [...command], imageDefault: false, declaresPorts: false };
   const it = new Interpreter(probeCtx);
   it.seedFiles(files);
   let code: number;

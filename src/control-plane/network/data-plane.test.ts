@@ -236,7 +236,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: echo, labels: {app: echo}}
 spec:
-  containers: [{name: echo, image: hashicorp/http-echo:1.0, args: ['-text=hello from echo'], ports: [{containerPort: 5678}]}]
+  containers: [{name: echo, image: hashicorp/http-echo:1.0, args: ['-text=hello from echo']}]
 ---
 apiVersion: v1
 kind: Pod

@@ -86,14 +86,76 @@ describe('VirtualClock', () => {
   });
 });
 
-describe('advance settles deferred work after every timer', () => {
-  it('runs what a timer defers before the next timer fires', () => {
+describe('advance settles deferred work after every instant', () => {
+  it('runs what a timer defers before a later timer fires', () => {
     const clock = new VirtualClock({ startTime: 0 });
     const order: string[] = [];
     clock.setTimer(10, () => clock.defer(() => order.push(`deferred@${clock.now()}`)));
     clock.setTimer(20, () => order.push(`timer@${clock.now()}`));
     clock.advance(30);
     expect(order).toEqual(['deferred@10', 'timer@20']);
+  });
+});
+
+describe('timers due at one instant fire together', () => {
+  it('fires every timer due at the same time before the deferred work any of them scheduled', () => {
+    const clock = new VirtualClock({ startTime: 0 });
+    const order: string[] = [];
+    for (const name of ['a', 'b', 'c']) {
+      clock.setTimer(10, () => {
+        order.push(`${name}@${clock.now()}`);
+        clock.defer(() => order.push(`deferred ${name}`));
+      });
+    }
+    clock.setTimer(11, () => order.push(`d@${clock.now()}`));
+    clock.advance(20);
+    expect(order).toEqual(['a@10', 'b@10', 'c@10', 'deferred a', 'deferred b', 'deferred c', 'd@11']);
+  });
+
+  it('lets a work queue merge the adds of one key made by timers of one instant', () => {
+    const clock = new VirtualClock({ startTime: 0 });
+    let dirty = false;
+    let syncs = 0;
+    // A minimal queue: an add while the key is already waiting is merged; processing is deferred.
+    const add = () => {
+      if (dirty) return;
+      dirty = true;
+      clock.defer(() => {
+        dirty = false;
+        syncs++;
+      });
+    };
+    for (let i = 0; i < 50; i++) clock.setTimer(600, () => clock.defer(add)); // a watch delivery per write
+    expect(clock.runUntil(() => syncs > 0)).toBe(true);
+    expect(syncs).toBe(1);
+  });
+
+  it('also fires timers set for now by a timer of the same instant, and detects a timer re-arming itself forever', () => {
+    const clock = new VirtualClock({ startTime: 0 });
+    const order: string[] = [];
+    clock.setTimer(5, () => {
+      order.push('first');
+      clock.defer(() => order.push('deferred'));
+      clock.setTimer(0, () => order.push('set for now'));
+    });
+    clock.advance(5);
+    expect(order).toEqual(['first', 'set for now', 'deferred']);
+
+    const looping = new VirtualClock({ startTime: 0 });
+    const rearm = () => looping.setTimer(0, rearm);
+    looping.setTimer(1, rearm);
+    expect(() => looping.advance(1)).toThrow(ClockRunawayError);
+  });
+
+  it('step still fires a single timer', () => {
+    const clock = new VirtualClock({ startTime: 0 });
+    const order: string[] = [];
+    clock.setTimer(10, () => clock.defer(() => order.push('deferred a')));
+    clock.setTimer(10, () => order.push('b'));
+    clock.step();
+    expect(order).toEqual(['deferred a']);
+    clock.step();
+    expect(order).toEqual(['deferred a', 'b']);
   });
 });
 

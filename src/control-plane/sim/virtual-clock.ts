@@ -1,5 +1,10 @@
 // The simulation's clock: a timer queue ordered by (due time, insertion order) plus a FIFO of deferred tasks.
 // Tests drive it with advance()/runUntilIdle(); the real-time driver (realtime-driver.ts) drives it in the worker.
+//
+// advance/runUntilIdle/runUntil fire every timer due at one virtual instant, then settle deferred work: what
+// happens at the same time (500 kubelets finishing a step in the same millisecond) reaches the informers as one
+// burst, so a controller's work queue merges the adds of one key and syncs it once, as a busy controller does in
+// a real cluster, instead of once per event. step() still fires a single timer.
 import type { Clock, TimerHandle, TimerOptions } from './clock';
 
 interface Timer {
@@ -139,8 +144,8 @@ export class VirtualClock implements Clock {
   }
 
   /**
-   * Moves time forward by ms, firing every timer due on the way in order, running deferred work after each.
-   * Time ends exactly at now+ms.
+   * Moves time forward by ms, firing every timer due on the way in order, running deferred work after each
+   * instant's timers. Time ends exactly at now+ms.
    */
   advance(ms: number): void {
     this.advanceTo(this.time + Math.max(0, ms));
@@ -151,7 +156,7 @@ export class VirtualClock implements Clock {
     for (;;) {
       const next = this.nextTimerAt();
       if (next === undefined || next > target) break;
-      this.fireNext();
+      this.fireInstant();
       this.runDeferred();
     }
     if (target > this.time) this.time = target;
@@ -181,7 +186,7 @@ export class VirtualClock implements Clock {
       const next = this.nextTimerAt();
       if (next === undefined || next > deadline) break;
       if (++steps > maxSteps) throw new ClockRunawayError(`more than ${maxSteps} timers without becoming idle`);
-      this.fireNext();
+      this.fireInstant();
       this.runDeferred();
     }
     // Still busy at the limit: time stops exactly there.
@@ -198,10 +203,23 @@ export class VirtualClock implements Clock {
         if (deadline > this.time) this.time = deadline;
         return predicate();
       }
-      this.fireNext();
+      this.fireInstant();
       this.runDeferred();
     }
     return true;
+  }
+
+  /** Fires the earliest timer and every other timer due at that same instant (including ones they set for now). */
+  private fireInstant(maxTimers = 1_000_000): void {
+    this.fireNext();
+    for (let fired = 1; ; fired++) {
+      this.dropCancelled();
+      const t = this.timers.peek();
+      if (!t || t.due > this.time) return;
+      // A timer that re-arms itself for now would never let time move on.
+      if (fired >= maxTimers) throw new ClockRunawayError(`more than ${maxTimers} timers at one instant`);
+      this.fireNext();
+    }
   }
 
   private dropCancelled(): void {

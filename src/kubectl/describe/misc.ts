@@ -5,6 +5,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { isStatusError, StatusReason } from '../../shared/api/status';
 import type { KubeObject } from '../../shared/api/types';
 import type { Describer, DescriberSettings } from './context';
+import { newQuantity, quantityToString, toValue, tryParseQuantity } from '../../shared/lib/quantity';
 import { quantityString } from './containers';
 import { describeEvents, searchEvents } from './events';
 import { safeEvents } from './pod';
@@ -215,9 +216,21 @@ export const describeResourceQuota: Describer = (s, namespace, name) => {
     w.write(LEVEL_0, 'Resource\tUsed\tHard\n');
     w.write(LEVEL_0, '--------\t----\t----\n');
     const hard = q.status?.hard ?? {};
-    for (const r of Object.keys(hard).sort(byteOrder)) w.write(LEVEL_0, `${r}\t${quantityString(q.status?.used?.[r] ?? '0')}\t${quantityString(hard[r])}\n`);
+    for (const r of Object.keys(hard).sort(byteOrder)) w.write(LEVEL_0, `${r}\t${usedInHardFormat(q.status?.used?.[r], hard[r])}\t${quantityString(hard[r])}\n`);
   });
 };
+
+/**
+ * describeQuota prints Used in Hard's format: when they differ (a missing Used has none), Used becomes
+ * resource.NewQuantity(used.Value(), hard.Format) — so 128Mi used against a 2G limit prints as 134217728.
+ */
+function usedInHardFormat(used: unknown, hard: unknown): string {
+  const h = tryParseQuantity(String(hard)).quantity;
+  if (!h) return quantityString(used ?? '0');
+  const u = used === undefined || used === null ? undefined : tryParseQuantity(String(used)).quantity;
+  if (u && u.format === h.format) return quantityToString(u);
+  return quantityToString(newQuantity(u ? toValue(u) : 0, h.format));
+}
 
 // ------------------------------------------------------------------ ConfigMap, Secret, ServiceAccount, Endpoints
 

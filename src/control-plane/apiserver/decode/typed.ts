@@ -168,6 +168,12 @@ const intOrStringCodec: Codec = {
   zero: () => 0,
 };
 
+/**
+ * Canonical forms of recently seen timestamps (the function is pure): objects written within one virtual
+ * second carry the same few strings, and every status write sends its conditions' times back.
+ */
+const canonicalTimes = { time: new Map<string, string>(), micro: new Map<string, string>() };
+
 /** metav1.Time / MicroTime: a string parsed with time.Parse, stored in the server's canonical form. */
 const timeCodec = (micro: boolean): Codec => ({
   goType: micro ? 'v1.MicroTime' : 'v1.Time',
@@ -175,8 +181,14 @@ const timeCodec = (micro: boolean): Codec => ({
   decode(value) {
     if (value === null) return DROP;
     if (typeof value !== 'string') throw unmarshalValueError(describeJSON(value), 'string');
+    const cache = micro ? canonicalTimes.micro : canonicalTimes.time;
+    const known = cache.get(value);
+    if (known !== undefined) return known;
     try {
-      return micro ? canonicalMicroTime(value) : canonicalTime(value);
+      const canonical = micro ? canonicalMicroTime(value) : canonicalTime(value);
+      if (cache.size >= 4096) cache.clear();
+      cache.set(value, canonical);
+      return canonical;
     } catch (err) {
       if (err instanceof TimeParseError) throw new DecodeFailure(err.message);
       throw err;

@@ -30,6 +30,8 @@ export interface UpdateSpec {
    * Throws to refuse (NotFound for a patch of a missing object, Invalid for a bad patch result…).
    */
   transform(existing: KubeObject | undefined): KubeObject;
+  /** transform replaces the object whole (a PUT body) and never reads its argument: no copy is made for it. */
+  ignoresExisting?: boolean;
   /** Create when the object does not exist even if the kind does not allow create-on-update (apply). */
   forceAllowCreate?: boolean;
   /** transform already recorded managed fields (server-side apply does). */
@@ -77,7 +79,7 @@ export function guaranteedUpdate(ctx: ResourceContext, spec: UpdateSpec): Update
     throw newNotFound(rt, spec.name);
   }
 
-  const obj = spec.transform(existing ? deepCopy(existing) : undefined);
+  const obj = spec.transform(existing && !spec.ignoresExisting ? deepCopy(existing) : undefined);
 
   if (!existing || !kv) {
     // Create-on-update: the create path, with the system fields filled afresh.

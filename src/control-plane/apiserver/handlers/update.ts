@@ -23,7 +23,7 @@ export function updateHandler(ctx: ResourceContext): ApiResponse<unknown> {
   const result =
     sub === 'finalize'
       ? guaranteedUpdate(ctx, { name, subresource: 'finalize', transform: (existing) => finalizeTransform(obj, existing), validate: validateFinalize(ctx, name) })
-      : guaranteedUpdate(ctx, { name, subresource: sub, transform: () => obj });
+      : guaranteedUpdate(ctx, { name, subresource: sub, transform: () => obj, ignoresExisting: true });
   return { code: result.created ? 201 : 200, body: result.object, warnings: ctx.warnings.length ? ctx.warnings : undefined };
 }
 

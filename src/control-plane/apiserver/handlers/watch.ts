@@ -4,7 +4,8 @@
 //   "too old resource version: N (M)"); in the future → 504.
 // Label and field selectors filter per event: an object that stops matching arrives as DELETED (with its
 // last matching content), one that starts matching as ADDED. Events arrive in one handler call per store
-// revision, through the clock's defer, each object with metadata.resourceVersion = its modRevision.
+// revision, through the clock's defer, each object with metadata.resourceVersion = its modRevision. Event
+// objects are frozen and shared by every watcher of the revision (one view per stored kv, not a copy each).
 // Bookmarks (allowWatchBookmarks) carry only a resourceVersion: sent when a revision had nothing for this
 // watcher and a minute has passed since the last delivery, or on demand. sendInitialEvents ends the initial
 // state with a BOOKMARK annotated k8s.io/initial-events-end: "true".
@@ -14,7 +15,7 @@ import { TraceKind } from '../../../shared/protocol/trace';
 import { resourcePrefix } from '../../store/keys';
 import { StoreEventType, type RevisionBatch, type StoreWatch } from '../../store/types';
 import type { ResourceContext } from '../pipeline/context';
-import { fromStored } from '../storage/object-codec';
+import { storedView } from '../storage/object-codec';
 import { parseSelection, selectionMatches } from '../storage/selection';
 import { newInvalid } from '../../../shared/api/status';
 import { fieldErr } from '../../../shared/api/field-errors';
@@ -87,16 +88,16 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
     for (const ev of batch.events) {
       if (ev.type === StoreEventType.Delete) {
         const last = ev.prevKv?.value ?? ev.kv.value;
-        if (matches(last)) events.push({ type: WatchEventType.Deleted, object: fromStored(ev.kv, ev.kv.modRevision) });
+        if (matches(last)) events.push({ type: WatchEventType.Deleted, object: storedView(ev.kv) });
         continue;
       }
       const nowMatches = matches(ev.kv.value);
       const wasMatching = ev.prevKv ? matches(ev.prevKv.value) : false;
-      if (nowMatches && wasMatching) events.push({ type: WatchEventType.Modified, object: fromStored(ev.kv) });
-      else if (nowMatches) events.push({ type: WatchEventType.Added, object: fromStored(ev.kv) });
+      if (nowMatches && wasMatching) events.push({ type: WatchEventType.Modified, object: storedView(ev.kv) });
+      else if (nowMatches) events.push({ type: WatchEventType.Added, object: storedView(ev.kv) });
       else if (wasMatching && ev.prevKv) {
         // Stopped matching: a delete carrying the last matching content at this event's revision.
-        events.push({ type: WatchEventType.Deleted, object: fromStored(ev.prevKv, batch.revision) });
+        events.push({ type: WatchEventType.Deleted, object: storedView(ev.prevKv, batch.revision) });
       }
     }
     if (events.length > 0) deliver(events, batch.revision, commits?.seqOf(batch.revision));
@@ -138,7 +139,7 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
   if (sendInitialEvents) {
     const range = store.range(prefix, startRevision);
     const initial: WatchEvent[] = [];
-    for (const kv of range.kvs) if (matches(kv.value)) initial.push({ type: WatchEventType.Added, object: fromStored(kv) });
+    for (const kv of range.kvs) if (matches(kv.value)) initial.push({ type: WatchEventType.Added, object: storedView(kv) });
     if (opts.sendInitialEvents) initial.push(bookmark(startRevision, { [InitialEventsAnnotationKey]: 'true' }));
     clock.defer(() => deliver(initial, startRevision, ctx.requestSeq || undefined), `watch ${watchId} initial events`);
   }

@@ -57,6 +57,27 @@ function copyValue(v: unknown): unknown {
   return out;
 }
 
+/** Whether an object or array holds an undefined member anywhere (a deep copy would drop or keep it as is). */
+export function containsUndefined(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (containsUndefined(v[i])) return true;
+    return false;
+  }
+  for (const key of Object.keys(v)) {
+    const child = (v as Record<string, unknown>)[key];
+    if (child === undefined || containsUndefined(child)) return true;
+  }
+  return false;
+}
+
+/** Freezes a JSON value in place, skipping parts already frozen (their subtrees were frozen with them). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
+}
+
 /** Structural equality of JSON values (key order ignored, array order significant). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

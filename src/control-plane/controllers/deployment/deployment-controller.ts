@@ -280,8 +280,10 @@ export class DeploymentController {
     const cached = this.dLister.get(namespace, name);
     // The deployment has been deleted: its ReplicaSets go with the garbage collector.
     if (!cached) return;
-    // Never mutate the cache: work on a deep copy.
+    // Never mutate the cache: work on a deep copy. The pod template is only read here, so the copy keeps the
+    // cached (frozen) one: its comparable form is then computed once, not on every sync (equalIgnoreHash).
     const d = structuredClone(cached) as DeploymentObj;
+    if (d.spec && cached.spec?.template) d.spec.template = cached.spec.template;
 
     const sel = d.spec?.selector;
     if (!sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0)) {
@@ -302,8 +304,6 @@ export class DeploymentController {
 
     // List the ReplicaSets this deployment owns (adopting and releasing as needed).
     const rsList = this.getReplicaSetsForDeployment(d, selector);
-    // The pods of each RS: only Recreate looks at them (to wait for old pods to be gone).
-    const podMap = this.getPodMapForDeployment(d, rsList);
 
     if (d.metadata.deletionTimestamp) {
       syncStatusOnly(this.ctx, d, rsList);
@@ -321,7 +321,9 @@ export class DeploymentController {
     }
     switch (d.spec?.strategy?.type) {
       case StrategyType.Recreate:
-        rolloutRecreate(this.ctx, d, rsList, podMap);
+        // The pods of each RS: only Recreate looks at them (to wait for old pods to be gone), so only it lists
+        // them (a read of the cache, which cannot change during a sync).
+        rolloutRecreate(this.ctx, d, rsList, this.getPodMapForDeployment(d, rsList));
         return;
       case StrategyType.RollingUpdate:
         rolloutRolling(this.ctx, d, rsList);

@@ -375,20 +375,35 @@ function semanticNormalize(value: unknown): unknown {
   return value;
 }
 
+/**
+ * The comparable form of a template for EqualIgnoreHash: its canonical JSON without the pod-template-hash label,
+ * empty maps and lists dropped. Remembered for frozen templates (those of cached objects, which never change),
+ * as every Deployment sync compares the deployment's template with each of its ReplicaSets', several times.
+ */
+const strippedTemplates = new WeakMap<object, string>();
+
+function strippedTemplate(t: PodTemplateSpec | undefined): string {
+  if (t && Object.isFrozen(t)) {
+    const known = strippedTemplates.get(t);
+    if (known !== undefined) return known;
+  }
+  const c = structuredClone(t ?? {});
+  if (c.metadata?.labels) delete c.metadata.labels[DefaultDeploymentUniqueLabelKey];
+  const stripped = canonicalJson(semanticNormalize(c) ?? {});
+  if (t && Object.isFrozen(t)) strippedTemplates.set(t, stripped);
+  return stripped;
+}
+
 /** EqualIgnoreHash: the templates are semantically equal apart from the pod-template-hash label. */
 export function equalIgnoreHash(t1: PodTemplateSpec | undefined, t2: PodTemplateSpec | undefined): boolean {
-  const strip = (t: PodTemplateSpec | undefined): unknown => {
-    const c = structuredClone(t ?? {});
-    if (c.metadata?.labels) delete c.metadata.labels[DefaultDeploymentUniqueLabelKey];
-    return canonicalJson(semanticNormalize(c) ?? {});
-  };
-  return strip(t1) === strip(t2);
+  return strippedTemplate(t1) === strippedTemplate(t2);
 }
 
 /** FindNewReplicaSet: the oldest RS whose template equals the deployment's. */
 export function findNewReplicaSet(d: Deployment, rsList: readonly ReplicaSetObj[]): ReplicaSetObj | undefined {
   const sorted = [...rsList].sort(compareByCreationTimestamp);
-  return sorted.find((rs) => equalIgnoreHash(rs.spec?.template, d.spec?.template));
+  const want = strippedTemplate(d.spec?.template);
+  return sorted.find((rs) => strippedTemplate(rs.spec?.template) === want);
 }
 
 /** FindOldReplicaSets: [old RSs with replicas, all old RSs]. */

@@ -299,9 +299,12 @@ export class ReplicaSetController {
   private candidatePods(rs: ReplicaSetLike): PodObj[] {
     const ns = rs.metadata.namespace ?? '';
     const owned = this.podLister.byIndex(OwnerUidIndex, rs.metadata.uid ?? '').filter((p) => p.metadata.namespace === ns);
+    const orphans = this.podLister.byIndex(OrphanNamespaceIndex, ns);
+    // Usually there are none: then the owned pods are the whole answer, with no set of uids to build.
+    if (orphans.length === 0) return owned;
     const seen = new Set(owned.map((p) => p.metadata.uid));
-    const orphans = this.podLister.byIndex(OrphanNamespaceIndex, ns).filter((p) => !seen.has(p.metadata.uid));
-    return [...owned, ...orphans];
+    for (const p of orphans) if (!seen.has(p.metadata.uid)) owned.push(p);
+    return owned;
   }
 
   private claimPods(rs: ReplicaSetLike, selector: Selector, pods: PodObj[]): PodObj[] {

@@ -40,7 +40,9 @@ export function removeCondition(status: ReplicaSetStatusLike, type: string): voi
  * manageReplicas adds ReplicaFailure (FailedCreate when short of pods, FailedDelete when over); success removes it.
  */
 export function calculateStatus(rs: ReplicaSetLike, filteredPods: readonly Pod[], manageReplicasErr: unknown, nowMs: number): ReplicaSetStatusLike {
-  const newStatus: ReplicaSetStatusLike = structuredClone(rs.status ?? {});
+  // A shallow copy is enough: only top-level fields are set or deleted below, and conditions is replaced, never
+  // changed in place (setCondition, removeCondition).
+  const newStatus: ReplicaSetStatusLike = { ...(rs.status ?? {}) };
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
   let fullyLabeled = 0;
   let ready = 0;
@@ -106,7 +108,8 @@ export function updateReplicaSetStatus(rsClient: ResourceClient<ReplicaSetLike>,
   let target: ReplicaSetLike = rs;
   for (let i = 0; ; i++) {
     try {
-      return rsClient.updateStatus({ ...structuredClone(target), status });
+      // No deep copy: the API server decodes the body into an object of its own and never changes it.
+      return rsClient.updateStatus({ ...target, status });
     } catch (err) {
       // Stop retrying if we exceed statusUpdateRetries: the ReplicaSet will be requeued with a rate limit.
       if (i >= statusUpdateRetries) throw err;

@@ -151,10 +151,12 @@ export class ControllerRefManager<T extends KubeObject> {
   claim(objects: readonly T[], filters: ((obj: T) => boolean)[] = []): T[] {
     const claimed: T[] = [];
     const errors: unknown[] = [];
+    const { selector } = this.options;
     const match = (obj: T): boolean => {
       // Check selector first so filters only run on potentially matching objects.
-      if (!selectorMatches(this.options.selector, obj.metadata.labels)) return false;
-      return filters.every((f) => f(obj));
+      if (!selectorMatches(selector, obj.metadata.labels)) return false;
+      for (let i = 0; i < filters.length; i++) if (!filters[i](obj)) return false;
+      return true;
     };
     for (const obj of objects) {
       try {

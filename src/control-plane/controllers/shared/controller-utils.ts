@@ -8,7 +8,11 @@ import type { KubeObject, OwnerReference } from '../../../shared/api/types';
 
 /** metav1.GetControllerOf: the ownerReference with controller: true, if any. */
 export function getControllerOf(obj: Pick<KubeObject, 'metadata'>): OwnerReference | undefined {
-  return (obj.metadata.ownerReferences ?? []).find((r) => r.controller === true);
+  // A plain loop: this runs for every pod of a ReplicaSet on every sync.
+  const refs = obj.metadata.ownerReferences;
+  if (!refs) return undefined;
+  for (let i = 0; i < refs.length; i++) if (refs[i].controller === true) return refs[i];
+  return undefined;
 }
 
 /** metav1.IsControlledBy. */
@@ -66,7 +70,11 @@ export function filterActivePods<T extends Pod>(pods: readonly T[]): T[] {
 
 /** podutil.GetPodReadyCondition. */
 export function getPodReadyCondition(pod: Pod): PodCondition | undefined {
-  return (pod.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  // A plain loop: this runs for every pod of a ReplicaSet on every sync.
+  const conditions = pod.status?.conditions;
+  if (!conditions) return undefined;
+  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === 'Ready') return conditions[i];
+  return undefined;
 }
 
 /** podutil.IsPodReady: the Ready condition is True. */

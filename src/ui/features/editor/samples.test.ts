@@ -4,6 +4,7 @@ import type { KubeList, KubeObject } from '../../../shared/api/types';
 import type { HeadlessCluster } from '../../../worker/headless';
 import { createHeadlessCluster } from '../../../worker/headless';
 import type { Ingress } from 'kubernetes-types/networking/v1';
+import { kubectl } from '../../../kubectl/cli/testing';
 import { samples } from './samples';
 
 let h: HeadlessCluster | undefined;
@@ -156,6 +157,53 @@ describe('the samples gallery', () => {
     const attachments = list('volumeattachments', 'storage.k8s.io') as unknown as { spec?: { nodeName?: string; source?: { persistentVolumeName?: string } }; status?: { attached?: boolean } }[];
     expect(attachments).toHaveLength(1);
     expect(attachments[0]).toMatchObject({ spec: { nodeName: pods()[0].spec?.nodeName, source: { persistentVolumeName: claim.spec?.volumeName } }, status: { attached: true } });
+  });
+
+  it('ConfigMap and Secret as env and files: the container sees them through exec; a missing ConfigMap is a CreateContainerConfigError', async () => {
+    const { cluster } = await start('config-env-files');
+    expect(cluster.runUntil(() => pods().filter(running).length === 1, 120_000)).toBe(true);
+    const exec = async (line: string) => {
+      const out = await kubectl(cluster, `kubectl exec config-demo -- ${line}`);
+      expect(out.stderr).toBe('');
+      return out.stdout;
+    };
+    const env = await exec('env');
+    expect(env).toMatch(/^SPECIAL_LEVEL=very$/m);
+    expect(env).toMatch(/^SPECIAL_TYPE=charm$/m);
+    expect(env).toMatch(/^SECRET_USERNAME=my-app$/m);
+    expect(await exec('ls /etc/config')).toBe('SPECIAL_LEVEL\nSPECIAL_TYPE\n');
+    // The file holds the value without a newline; the console ends its last line.
+    expect(await exec('cat /etc/config/SPECIAL_TYPE')).toBe('charm\n');
+    expect(await exec('cat /etc/secret-volume/password')).toBe('39528$vdg7Jb\n');
+    // Without its ConfigMap a new pod taking env from it cannot start its container, as on a real kubelet. (A
+    // configMap volume of a missing ConfigMap is a FailedMount in ContainerCreating instead.)
+    await h!.client.call('api/request', { verb: 'delete', group: '', version: 'v1', resource: 'configmaps', namespace: 'default', name: 'special-config' });
+    const manifest = 'apiVersion: v1\nkind: Pod\nmetadata: {name: config-demo-2}\nspec:\n  containers:\n  - {name: app, image: busybox:1.36, command: [sleep, "3600"], envFrom: [{configMapRef: {name: special-config}}]}\n';
+    await h!.client.call('api/apply', { manifest });
+    const second = () => pods().find((p) => p.metadata.name === 'config-demo-2');
+    expect(cluster.runUntil(() => !!second() && waitingReason(second()!) === 'CreateContainerConfigError', 60_000)).toBe(true);
+    const message = (second()!.status?.containerStatuses?.[0]?.state?.waiting as { message?: string } | undefined)?.message;
+    expect(message).toBe('configmap "special-config" not found');
+  });
+
+  it('PodDisruptionBudget + drain: one disruption allowed; drain waits for replacements on the node holding two pods', async () => {
+    const { cluster } = await start('pdb-drain');
+    type Pdb = KubeObject & { status?: { expectedPods?: number; currentHealthy?: number; desiredHealthy?: number; disruptionsAllowed?: number; conditions?: { type: string; status: string; reason?: string }[] } };
+    const pdb = () => cluster.apiserver.handle({ verb: 'get', group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', namespace: 'default', name: 'web-pdb' }).body as Pdb;
+    expect(cluster.runUntil(() => pods().filter(running).length === 4 && pdb().status?.currentHealthy === 4, 120_000)).toBe(true);
+    expect(pdb().status).toMatchObject({ expectedPods: 4, currentHealthy: 4, desiredHealthy: 3, disruptionsAllowed: 1 });
+    expect(pdb().status?.conditions?.find((c) => c.type === 'DisruptionAllowed')).toMatchObject({ status: 'True', reason: 'SufficientPods' });
+    // Four pods on three nodes: one node holds two, and draining it must evict them one at a time.
+    const perNode = new Map<string, number>();
+    for (const p of pods()) perNode.set(p.spec!.nodeName!, (perNode.get(p.spec!.nodeName!) ?? 0) + 1);
+    const [node] = [...perNode].filter(([, n]) => n === 2).map(([name]) => name).sort();
+    expect(node).toBeDefined();
+    const drained = await kubectl(cluster, `kubectl drain ${node} --ignore-daemonsets --delete-emptydir-data`);
+    expect(drained.exitCode).toBe(0);
+    expect(drained.stderr).toMatch(/^error when evicting pods\/"web-[a-z0-9]+-[a-z0-9]+" -n "default" \(will retry after 5s\): Cannot evict pod as it would violate the pod's disruption budget\.$/m);
+    expect(drained.stdout.trimEnd().split('\n').at(-1)).toBe(`node/${node} drained`);
+    expect(cluster.runUntil(() => pods().filter(running).length === 4 && pdb().status?.disruptionsAllowed === 1, 60_000)).toBe(true);
+    expect(pods().some((p) => p.spec?.nodeName === node)).toBe(false);
   });
 
   it('Service traffic + NetworkPolicy: the client pod reaches nginx behind the Service, outside traffic is dropped', async () => {

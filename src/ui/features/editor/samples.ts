@@ -461,6 +461,94 @@ spec:
       claimName: data
 `,
   },
+  {
+    id: 'config-env-files',
+    title: 'ConfigMap and Secret as env and files',
+    manifest: `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: special-config
+data:
+  SPECIAL_LEVEL: very
+  SPECIAL_TYPE: charm
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: test-secret
+data:
+  username: bXktYXBw
+  password: Mzk1MjgkdmRnN0pi
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: config-demo
+spec:
+  containers:
+  - name: app
+    image: registry.k8s.io/busybox:1.27.2
+    command: ["/bin/sh", "-c", "sleep 3600"]
+    envFrom:
+    - configMapRef:
+        name: special-config
+    env:
+    - name: SECRET_USERNAME
+      valueFrom:
+        secretKeyRef:
+          name: test-secret
+          key: username
+    volumeMounts:
+    - name: config-volume
+      mountPath: /etc/config
+    - name: secret-volume
+      mountPath: /etc/secret-volume
+      readOnly: true
+  volumes:
+  - name: config-volume
+    configMap:
+      name: special-config
+  - name: secret-volume
+    secret:
+      secretName: test-secret
+`,
+  },
+  {
+    id: 'pdb-drain',
+    title: 'PodDisruptionBudget + drain',
+    manifest: `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 4
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: web-pdb
+spec:
+  minAvailable: 3
+  selector:
+    matchLabels:
+      app: web
+`,
+  },
 ];
 
 export const defaultManifest = samples[0].manifest;

@@ -106,3 +106,30 @@ describe('FieldManager', () => {
     expect(sets.kubectl.has(['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"web"}', 'f:image'])).toBe(true);
   });
 });
+
+describe('managedView', () => {
+  it('shares the object without copying it, and reads undefined members as a copy would (absent)', async () => {
+    const { managedView } = await import('./field-manager');
+    const obj = deployment(2) as unknown as Record<string, unknown>;
+    const view = managedView(obj, ctx);
+    expect(view.spec).toBe(obj.spec);
+    expect(view).toEqual(JSON.parse(JSON.stringify({ metadata: { labels: { app: 'web' } }, spec: obj.spec })));
+    const withUndefined = { ...obj, spec: { ...(obj.spec as object), paused: undefined }, status: { replicas: 1 } };
+    expect(Object.keys(managedView(withUndefined, ctx).spec as object)).not.toContain('paused');
+    expect(managedView(withUndefined, { ...ctx, subresource: 'status' })).toEqual({ status: { replicas: 1 } });
+  });
+
+  it('keeps an unchanged manager\'s fieldsV1 document and re-encodes a changed one', () => {
+    const created = fm.update(undefined, deployment(2), 'kubectl', ctx);
+    const docBefore = created.metadata.managedFields![0].fieldsV1;
+    const live = JSON.parse(JSON.stringify(created)) as KubeObject;
+    const next = JSON.parse(JSON.stringify(created)) as KubeObject;
+    (next.metadata.labels as Record<string, string>).tier = 'x';
+    const updated = fm.update(live, next, 'other', { ...ctx, time: '2026-01-01T00:01:00Z' });
+    const kubectl = updated.metadata.managedFields!.find((e) => e.manager === 'kubectl')!;
+    expect(kubectl.fieldsV1).toBe(live.metadata.managedFields![0].fieldsV1);
+    expect(kubectl.fieldsV1).toEqual(docBefore);
+    const other = updated.metadata.managedFields!.find((e) => e.manager === 'other')!;
+    expect(other.fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:tier': {} } } });
+  });
+});

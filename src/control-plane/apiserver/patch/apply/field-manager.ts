@@ -7,8 +7,8 @@
 import { StatusReason, StatusError, type Status, type StatusCause } from '../../../../shared/api/status';
 import type { KubeObject } from '../../../../shared/api/types';
 import type { SchemaHints } from '../list-types';
-import { deepCopy, deepEqual, isJsonObject } from '../json-value';
-import { FieldSet, pathString, type FieldPathElements } from './field-set';
+import { containsUndefined, deepCopy, deepEqual, isJsonObject, setOwn } from '../json-value';
+import { FieldSet, isCanonicalFieldsV1, pathString, type FieldPathElements } from './field-set';
 import { compareValues, mergeValues, removePath, toFieldSet } from './typed-value';
 
 export const ManagedFieldsOperation = { Apply: 'Apply', Update: 'Update' } as const;
@@ -31,6 +31,8 @@ interface ManagerState {
   subresource?: string;
   time?: string;
   set: FieldSet;
+  /** The fieldsV1 document set was read from, while set is unchanged and the document is canonical. */
+  fieldsV1?: Record<string, unknown>;
 }
 
 export interface FieldManagerContext {
@@ -68,6 +70,7 @@ export function decodeManagedFields(entries: unknown): Map<string, ManagerState>
       subresource: typeof e.subresource === 'string' && e.subresource ? e.subresource : undefined,
       time: typeof e.time === 'string' ? e.time : undefined,
       set: FieldSet.fromFieldsV1(e.fieldsV1),
+      fieldsV1: isCanonicalFieldsV1(e.fieldsV1) ? (e.fieldsV1 as Record<string, unknown>) : undefined,
     };
     out.set(managerId(state), state);
   }
@@ -85,7 +88,8 @@ export function encodeManagedFields(managers: Map<string, ManagerState>): Manage
       apiVersion: m.apiVersion,
       time: m.time,
       fieldsType: 'FieldsV1',
-      fieldsV1: m.set.toFieldsV1(),
+      // An unchanged set keeps its document: re-encoding it would give the same keys in the same order.
+      fieldsV1: m.fieldsV1 ?? m.set.toFieldsV1(),
     };
     if (m.time === undefined) delete e.time;
     if (m.subresource) e.subresource = m.subresource;
@@ -115,7 +119,32 @@ const strippedMetadata = ['name', 'namespace', 'creationTimestamp', 'selfLink', 
  */
 export function managedView(obj: Record<string, unknown> | undefined, ctx: FieldManagerContext): Record<string, unknown> {
   if (!obj) return {};
-  const out = deepCopy(obj);
+  // The comparisons read the view and never write it, so it shares obj's subtrees: only the levels it strips
+  // are copied (key by key: delete would make them slow dictionaries). A value holding undefined members is
+  // copied whole instead, since the copy drops them (an object of undefined members must read as empty).
+  if (containsUndefined(obj)) return managedViewOfCopy(deepCopy(obj), ctx);
+  if (ctx.subresource === 'status') return obj.status === undefined ? {} : { status: obj.status };
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(obj)) {
+    if (key === 'apiVersion' || key === 'kind' || (key === 'status' && ctx.hasStatusSubresource)) continue;
+    const value = obj[key];
+    if (key === 'metadata' && isJsonObject(value)) {
+      const metadata: Record<string, unknown> = {};
+      let fields = 0;
+      for (const f of Object.keys(value)) {
+        if (strippedMetadata.includes(f)) continue;
+        setOwn(metadata, f, value[f]);
+        fields++;
+      }
+      if (fields > 0) out.metadata = metadata;
+      continue;
+    }
+    setOwn(out, key, value);
+  }
+  return out;
+}
+
+function managedViewOfCopy(out: Record<string, unknown>, ctx: FieldManagerContext): Record<string, unknown> {
   delete out.apiVersion;
   delete out.kind;
   if (isJsonObject(out.metadata)) {
@@ -141,12 +170,15 @@ export class FieldManager {
     const comparison = compareValues(managedView(live, ctx), managedView(next, ctx), this.hints);
     const changed = comparison.modified.union(comparison.added);
     const id = managerId({ manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource });
+    // Most writes touch few fields: a manager whose set they miss keeps its set (and its encoded document).
     for (const [key, m] of managers) {
-      if (key === id) continue;
+      if (key === id || !(m.set.intersects(changed) || m.set.intersects(comparison.removed))) continue;
       m.set = m.set.difference(changed).difference(comparison.removed);
+      m.fieldsV1 = undefined;
     }
     const mine = managers.get(id);
-    const set = (mine?.set ?? new FieldSet()).difference(comparison.removed).union(changed);
+    const unchanged = mine !== undefined && !mine.set.intersects(comparison.removed) && mine.set.containsAll(changed);
+    const set = unchanged ? mine.set : (mine?.set ?? new FieldSet()).difference(comparison.removed).union(changed);
     managers.set(id, {
       manager,
       operation: 'Update',
@@ -154,6 +186,7 @@ export class FieldManager {
       subresource: ctx.subresource,
       time: set.empty() ? mine?.time : ctx.time,
       set,
+      fieldsV1: unchanged ? mine.fieldsV1 : undefined,
     });
     return this.finish(live, next, managers);
   }
@@ -204,6 +237,7 @@ export class FieldManager {
     for (const [key, m] of managers) {
       if (key === id) continue;
       m.set = m.set.difference(changed).difference(comparison.removed);
+      m.fieldsV1 = undefined;
     }
     return this.finish(live, merged, managers);
   }

@@ -51,6 +51,28 @@ export class FieldSet {
     return true;
   }
 
+  /** Whether some path is in both sets. */
+  intersects(other: FieldSet): boolean {
+    const [small, large] = this.members.size <= other.members.size ? [this, other] : [other, this];
+    for (const m of small.members) if (large.members.has(m)) return true;
+    for (const [pe, c] of this.children) {
+      const oc = other.children.get(pe);
+      if (oc && c.intersects(oc)) return true;
+    }
+    return false;
+  }
+
+  /** Whether every path of other is in this set. */
+  containsAll(other: FieldSet): boolean {
+    for (const m of other.members) if (!this.members.has(m)) return false;
+    for (const [pe, oc] of other.children) {
+      if (oc.empty()) continue;
+      const c = this.children.get(pe);
+      if (!c || !c.containsAll(oc)) return false;
+    }
+    return true;
+  }
+
   union(other: FieldSet): FieldSet {
     const out = this.copy();
     out.addAll(other);
@@ -116,7 +138,9 @@ export class FieldSet {
 
   /** The fieldsV1 document: {"f:spec":{"f:replicas":{}}}, with "." marking a node that is also a member. */
   toFieldsV1(): Record<string, unknown> {
-    return emit(this, false);
+    const out: Record<string, unknown> = {};
+    emitInto(this, out);
+    return out;
   }
 
   static fromFieldsV1(doc: unknown): FieldSet {
@@ -126,14 +150,59 @@ export class FieldSet {
   }
 }
 
-function emit(node: FieldSet, includeSelf: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (includeSelf && (node.members.size > 0 || node.children.size > 0)) out['.'] = {};
-  for (const pe of sortElements(new Set([...node.members, ...node.children.keys()]))) {
-    const child = node.children.get(pe);
-    setOwn(out, pe, child && !child.empty() ? emit(child, node.members.has(pe)) : {});
+/**
+ * Whether doc is exactly what toFieldsV1 would emit for the set fromFieldsV1 reads from it (same members,
+ * same key order, "." only where emit puts it), so it can stand in for a re-encoding of an unchanged set.
+ */
+export function isCanonicalFieldsV1(doc: unknown): boolean {
+  return isJsonObject(doc) && canonicalNode(doc, false);
+}
+
+function canonicalNode(doc: Record<string, unknown>, member: boolean): boolean {
+  const keys = Object.keys(doc);
+  let i = 0;
+  if (member && keys.length > 0) {
+    // A member that has non-empty children is emitted starting with "." : {}.
+    const self = keys[0] === '.' ? getOwn(doc, '.') : undefined;
+    if (!isJsonObject(self) || Object.keys(self).length !== 0 || keys.length < 2) return false;
+    i = 1;
   }
-  return out;
+  for (let prev: string | undefined; i < keys.length; i++) {
+    const key = keys[i];
+    if (key === '.' || (prev !== undefined && !(compareElements(prev, key) < 0))) return false;
+    prev = key;
+    const sub = getOwn(doc, key);
+    if (!isJsonObject(sub)) return false;
+    const subKeys = Object.keys(sub);
+    if (subKeys.length === 0) continue;
+    if (!canonicalNode(sub, subKeys[0] === '.')) return false;
+  }
+  return true;
+}
+
+/**
+ * Writes node's elements into out (which holds "." already when node is a member); returns whether node is
+ * non-empty. Emptiness comes back up from the children, so no subtree is walked twice. An empty child still
+ * gets its key, as {}.
+ */
+function emitInto(node: FieldSet, out: Record<string, unknown>): boolean {
+  let nonEmpty = node.members.size > 0;
+  const keys = [...node.members];
+  for (const pe of node.children.keys()) if (!node.members.has(pe)) keys.push(pe);
+  if (keys.length > 1) keys.sort(compareElements);
+  for (const pe of keys) {
+    const child = node.children.get(pe);
+    let sub: Record<string, unknown> = {};
+    if (child) {
+      const doc: Record<string, unknown> = node.members.has(pe) ? { '.': {} } : {};
+      if (emitInto(child, doc)) {
+        sub = doc;
+        nonEmpty = true;
+      }
+    }
+    setOwn(out, pe, sub);
+  }
+  return nonEmpty;
 }
 
 function read(into: FieldSet, doc: Record<string, unknown>): void {
@@ -155,13 +224,15 @@ const typeRank: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
 
 /** structured-merge-diff order: field names first (sorted), then keys, values and indices. */
 function sortElements(pes: Set<PathElement>): PathElement[] {
-  return [...pes].sort((a, b) => {
-    const ra = typeRank[a[0]] ?? 4;
-    const rb = typeRank[b[0]] ?? 4;
-    if (ra !== rb) return ra - rb;
-    if (ra === 3) return Number(a.slice(2)) - Number(b.slice(2));
-    return a < b ? -1 : a > b ? 1 : 0;
-  });
+  return [...pes].sort(compareElements);
+}
+
+function compareElements(a: PathElement, b: PathElement): number {
+  const ra = typeRank[a[0]] ?? 4;
+  const rb = typeRank[b[0]] ?? 4;
+  if (ra !== rb) return ra - rb;
+  if (ra === 3) return Number(a.slice(2)) - Number(b.slice(2));
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** ".spec.template.spec.containers[name=\"web\"].image", the form conflict messages print. */

@@ -1,7 +1,11 @@
 // kube-controller-manager's attach/detach controller (pkg/controller/volume/attachdetach), for CSI volumes. Per
 // node, the desired state of the world is the attachable volumes of the pods scheduled there that have not
 // terminated; the actual state is the VolumeAttachment objects for that node. The reconciler:
-//   desired, no VolumeAttachment       → create csi-<sha256> {attacher, nodeName, source.persistentVolumeName}
+//   desired, no VolumeAttachment       → create csi-<sha256> {attacher, nodeName, source.persistentVolumeName} —
+//                                        unless the volume may attach to one node only (a PV without
+//                                        ReadWriteMany/ReadOnlyMany) and is attached elsewhere: then, once per
+//                                        pod's stay, Warning FailedAttachVolume "Multi-Attach error for volume …"
+//                                        (reportMultiAttachError) and wait until that attachment is gone
 //   VolumeAttachment status.attached   → add {name: kubernetes.io/csi/<driver>^<handle>, devicePath: ""} to
 //                                        node.status.volumesAttached; SuccessfulAttachVolume on each pod using it
 //   attached, no longer desired        → wait while the kubelet still reports it in node.status.volumesInUse (at
@@ -62,6 +66,8 @@ export class AttachDetachController {
   private readonly drivers: Lister<Typed<CSIDriver>>;
   /** When each attachment stopped being desired (detach waits for the kubelet to unmount, up to 6 min). */
   private readonly detachRequestedAt = new Map<string, number>();
+  /** Attachments (by name) whose Multi-Attach error was reported (desiredStateOfWorld's MultiAttachErrorReported). */
+  private readonly multiAttachReported = new Set<string>();
   private readonly registrations: { remove(): void }[];
 
   constructor(options: AttachDetachControllerOptions) {
@@ -112,7 +118,8 @@ export class AttachDetachController {
       vaInformer.addEventHandler({
         onAdd: (va) => enqueueNode(va.spec?.nodeName),
         onUpdate: (_o, va) => enqueueNode(va.spec?.nodeName),
-        onDelete: (va) => enqueueNode(unwrap(va).spec?.nodeName),
+        // A detached volume may now attach to another node waiting on it (Multi-Attach).
+        onDelete: enqueueAll,
       }),
       // A claim bound or a volume created after its pod was scheduled changes what the pod's node needs.
       pvcInformer.addEventHandler({ onUpdate: enqueueAll }),
@@ -170,8 +177,16 @@ export class AttachDetachController {
 
     for (const [name, { volume, pods }] of desired) {
       this.detachRequestedAt.delete(name);
+      const reportedKey = `${nodeName}/${name}`;
       const va = this.vas.get(undefined, name);
       if (!va) {
+        const elsewhere = isMultiAttachAllowed(volume.pv) ? [] : this.attachedElsewhere(volume, nodeName);
+        if (elsewhere.length > 0) {
+          if (!this.multiAttachReported.has(reportedKey)) this.reportMultiAttachError(volume, pods, elsewhere);
+          this.multiAttachReported.add(reportedKey);
+          continue;
+        }
+        this.multiAttachReported.delete(reportedKey);
         this.createAttachment(name, volume, nodeName);
         continue;
       }
@@ -183,6 +198,7 @@ export class AttachDetachController {
       }
     }
 
+    for (const name of this.multiAttachReported) if (name.startsWith(`${nodeName}/`) && !desired.has(name.slice(nodeName.length + 1))) this.multiAttachReported.delete(name);
     for (const va of this.vas.list()) {
       const name = va.metadata.name!;
       if (va.spec?.nodeName !== nodeName || desired.has(name) || va.metadata.deletionTimestamp) continue;
@@ -217,6 +233,36 @@ export class AttachDetachController {
     if (recheckAt < Infinity) this.queue.addAfter(nodeName, recheckAt - now);
   }
 
+  /** The nodes the volume is attached (or attaching, or still detaching) to, other than nodeName. */
+  private attachedElsewhere(volume: AttachableVolume, nodeName: string): string[] {
+    const pvName = volume.pv.metadata?.name;
+    const nodes = this.vas
+      .list()
+      .filter((va) => va.spec?.source?.persistentVolumeName === pvName && va.spec?.nodeName && va.spec.nodeName !== nodeName)
+      .map((va) => va.spec!.nodeName!);
+    return [...new Set(nodes)].sort();
+  }
+
+  /**
+   * reportMultiAttachError: each pod waiting for the volume learns which pods of its own namespace hold it on the
+   * other nodes (pods of other namespaces are only counted), or that it is exclusively attached elsewhere.
+   */
+  private reportMultiAttachError(volume: AttachableVolume, scheduled: Typed<Pod>[], otherNodes: string[]): void {
+    const holders = otherNodes.flatMap((n) => this.desiredStateOfWorld(n).get(attachmentName(volume.handle, volume.driver, n))?.pods ?? []);
+    const prefix = `Multi-Attach error for volume ${JSON.stringify(volume.pv.metadata?.name)}`;
+    for (const pod of scheduled) {
+      let msg: string;
+      if (holders.length === 0) msg = "Volume is already exclusively attached to one node and can't be attached to another";
+      else {
+        const local = holders.filter((h) => h.metadata.namespace === pod.metadata.namespace).map((h) => h.metadata.name!);
+        const others = holders.length - local.length;
+        if (local.length > 0) msg = `Volume is already used by pod(s) ${local.join(', ')}${others > 0 ? ` and ${others} pod(s) in different namespaces` : ''}`;
+        else msg = `Volume is already used by ${others} pod(s) in different namespaces`;
+      }
+      this.recorder.event(pod as KubeObject, EventType.Warning, AttachEvents.FailedAttachVolume, `${prefix} ${msg}`);
+    }
+  }
+
   private createAttachment(name: string, volume: AttachableVolume, nodeName: string): void {
     try {
       this.attachments.create({
@@ -229,4 +275,10 @@ export class AttachDetachController {
       if (!isStatusError(err, StatusReason.AlreadyExists)) throw err;
     }
   }
+}
+
+/** util.IsMultiAttachAllowed for a PV: no access modes (unknown), or ReadWriteMany/ReadOnlyMany. */
+export function isMultiAttachAllowed(pv: PersistentVolume): boolean {
+  const modes = pv.spec?.accessModes ?? [];
+  return modes.length === 0 || modes.includes('ReadWriteMany') || modes.includes('ReadOnlyMany');
 }

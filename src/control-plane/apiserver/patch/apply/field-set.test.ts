@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { FieldSet, isCanonicalFieldsV1 } from './field-set';
+
+describe('isCanonicalFieldsV1', () => {
+  it('accepts exactly what toFieldsV1 emits, so an unchanged set may keep its document', () => {
+    const set = FieldSet.of([
+      ['f:metadata', 'f:labels'],
+      ['f:metadata', 'f:labels', 'f:app'],
+      ['f:spec', 'f:containers', 'k:{"name":"a"}'],
+      ['f:spec', 'f:containers', 'k:{"name":"a"}', 'f:image'],
+      ['f:spec', 'f:ports', 'i:2'],
+      ['f:spec', 'f:ports', 'i:10'],
+    ]);
+    const doc = set.toFieldsV1();
+    expect(isCanonicalFieldsV1(doc)).toBe(true);
+    expect(isCanonicalFieldsV1(JSON.parse(JSON.stringify(doc)))).toBe(true);
+  });
+
+  it('refuses documents whose re-encoding would differ', () => {
+    // keys out of order
+    expect(isCanonicalFieldsV1({ 'f:spec': {}, 'f:metadata': {} })).toBe(false);
+    expect(isCanonicalFieldsV1({ 'k:{"a":1}': {}, 'f:a': {} })).toBe(false);
+    expect(isCanonicalFieldsV1({ 'i:10': {}, 'i:2': {} })).toBe(false);
+    // "." alone (re-encoded as {}), "." not first, "." at the top, "." with content
+    expect(isCanonicalFieldsV1({ 'f:a': { '.': {} } })).toBe(false);
+    expect(isCanonicalFieldsV1({ 'f:a': { 'f:b': {}, '.': {} } })).toBe(false);
+    expect(isCanonicalFieldsV1({ '.': {}, 'f:a': {} })).toBe(false);
+    expect(isCanonicalFieldsV1({ 'f:a': { '.': { x: {} }, 'f:b': {} } })).toBe(false);
+    // values that are not objects
+    expect(isCanonicalFieldsV1({ 'f:a': 1 })).toBe(false);
+    expect(isCanonicalFieldsV1({ 'f:a': [] })).toBe(false);
+    expect(isCanonicalFieldsV1(null)).toBe(false);
+  });
+});
+
+describe('FieldSet.intersects / containsAll', () => {
+  const a = FieldSet.of([['f:spec', 'f:replicas'], ['f:metadata', 'f:labels', 'f:app']]);
+
+  it('intersects only on a shared member path, not on a shared prefix', () => {
+    expect(a.intersects(FieldSet.of([['f:spec', 'f:replicas']]))).toBe(true);
+    expect(a.intersects(FieldSet.of([['f:spec', 'f:paused']]))).toBe(false);
+    expect(a.intersects(FieldSet.of([['f:spec']]))).toBe(false);
+    expect(a.intersects(new FieldSet())).toBe(false);
+  });
+
+  it('agrees with difference: a set missed by another is unchanged by subtracting it', () => {
+    const other = FieldSet.of([['f:spec', 'f:paused'], ['f:metadata', 'f:labels', 'f:tier']]);
+    expect(a.intersects(other)).toBe(false);
+    expect(a.difference(other).toFieldsV1()).toEqual(a.toFieldsV1());
+  });
+
+  it('containsAll holds exactly when the union adds nothing', () => {
+    const sub = FieldSet.of([['f:spec', 'f:replicas']]);
+    const notSub = FieldSet.of([['f:spec', 'f:replicas'], ['f:spec', 'f:paused']]);
+    expect(a.containsAll(sub)).toBe(true);
+    expect(a.union(sub).toFieldsV1()).toEqual(a.toFieldsV1());
+    expect(a.containsAll(notSub)).toBe(false);
+    expect(a.containsAll(new FieldSet())).toBe(true);
+  });
+});
+
+describe('toFieldsV1', () => {
+  /** The straightforward encoding: every node sorted, emptiness asked of each child. */
+  function reference(node: FieldSet, includeSelf: boolean): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    if (includeSelf && (node.members.size > 0 || node.children.size > 0)) out['.'] = {};
+    const rank = (pe: string) => ({ f: 0, k: 1, v: 2, i: 3 })[pe[0]] ?? 4;
+    const keys = [...new Set([...node.members, ...node.children.keys()])].sort((a, b) =>
+      rank(a) !== rank(b) ? rank(a) - rank(b) : rank(a) === 3 ? Number(a.slice(2)) - Number(b.slice(2)) : a < b ? -1 : a > b ? 1 : 0,
+    );
+    for (const pe of keys) {
+      const child = node.children.get(pe);
+      out[pe] = child && !child.empty() ? reference(child, node.members.has(pe)) : {};
+    }
+    return out;
+  }
+
+  it('matches the straightforward encoding, key order included, with empty children left in the trie', () => {
+    const element = fc.constantFrom('f:a', 'f:b', 'f:spec', 'k:{"name":"x"}', 'v:"y"', 'i:2', 'i:10');
+    fc.assert(
+      fc.property(fc.array(fc.array(element, { minLength: 1, maxLength: 4 }), { maxLength: 12 }), fc.array(fc.array(element, { minLength: 1, maxLength: 3 }), { maxLength: 3 }), (paths, emptyAt) => {
+        const set = FieldSet.of(paths);
+        // Empty nodes arise from set operations that keep a child whose members all went away.
+        for (const path of emptyAt) {
+          let node = set;
+          for (const pe of path) {
+            let child = node.children.get(pe);
+            if (!child) node.children.set(pe, (child = new FieldSet()));
+            node = child;
+          }
+        }
+        expect(JSON.stringify(set.toFieldsV1())).toBe(JSON.stringify(reference(set, false)));
+      }),
+    );
+  });
+});
