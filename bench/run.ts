@@ -16,12 +16,13 @@ import { parseEngineSizes, runEngineCase, sizeKey, type EngineCaseResult, type E
 import { MiB, gcAvailable } from './lib/heap';
 import { formatMachine, machineInfo } from './lib/machine';
 import { TargetOp, formatNumber, formatTable, type Figure } from './lib/report';
+import { pageFigures, persistenceFigures } from './browser/figures';
 import { parsePeerSizes, runPeerCase, type PeerResult } from './peer';
 import { parseStoreSize, runStoreCase, type StoreResult } from './store-api';
 
-export const Bench = { Engine: 'engine', Scaling: 'scaling', Store: 'store', Peer: 'peer' } as const;
+export const Bench = { Engine: 'engine', Scaling: 'scaling', Store: 'store', Peer: 'peer', Page: 'page', Persistence: 'persistence' } as const;
 export type Bench = (typeof Bench)[keyof typeof Bench];
-const allBenches: Bench[] = [Bench.Engine, Bench.Scaling, Bench.Store, Bench.Peer];
+const allBenches: Bench[] = [Bench.Engine, Bench.Scaling, Bench.Store, Bench.Peer, Bench.Page, Bench.Persistence];
 
 const defaults: Record<Bench, { full: string; quick: string }> = {
   [Bench.Engine]: { full: '100x1000,1000x10000,5000x50000', quick: '100x1000' },
@@ -29,6 +30,9 @@ const defaults: Record<Bench, { full: string; quick: string }> = {
   [Bench.Scaling]: { full: '100x1000,1000x10000,1000x30000', quick: '100x1000' },
   [Bench.Store]: { full: '10000', quick: '2000:500:1000' },
   [Bench.Peer]: { full: '30,100,300', quick: '30' },
+  // Chromium on a production build (BENCH_DIST, BENCH_PORT): replicas of the rollout; ConfigMaps reloaded.
+  [Bench.Page]: { full: '1000', quick: '1000' },
+  [Bench.Persistence]: { full: '10000', quick: '10000' },
 };
 
 const RESULT_TAG = 'BENCH_RESULT ';
@@ -68,7 +72,7 @@ function parseArgs(argv: string[]): Args {
 }
 
 function readUsage(): string {
-  return 'usage: npm run bench -- [--quick] [--only engine|scaling|store|peer[,…]] [--sizes …] [--json file]';
+  return 'usage: npm run bench -- [--quick] [--only engine|scaling|store|peer|page|persistence[,…]] [--sizes …] [--json file]';
 }
 
 /** Runs one case in this process and prints its result for the parent. */
@@ -76,6 +80,8 @@ async function runChild(bench: Bench, size: string): Promise<void> {
   let result: unknown;
   if (bench === Bench.Engine || bench === Bench.Scaling) result = await runEngineCase(parseEngineSizes(size)[0]);
   else if (bench === Bench.Store) result = await runStoreCase(parseStoreSize(size));
+  else if (bench === Bench.Page) result = await (await import('./page')).runPageCase(Number(size));
+  else if (bench === Bench.Persistence) result = await (await import('./persistence')).runPersistenceCase(Number(size));
   else result = await runPeerCase(parsePeerSizes(size)[0]);
   process.stdout.write(`${RESULT_TAG}${JSON.stringify(result)}\n`);
   process.exit(0);
@@ -209,6 +215,12 @@ async function main(): Promise<void> {
         const r = await spawnCase<StoreResult>(Bench.Store, size);
         note(bench, r);
         figures.push(...storeFigures(r));
+      } else if (bench === Bench.Page || bench === Bench.Persistence) {
+        const size = sizesOf(bench);
+        progress(`${bench} ${size} (Chromium)`);
+        const r = await spawnCase<never>(bench, size);
+        note(bench, r);
+        figures.push(...(bench === Bench.Page ? pageFigures(r) : persistenceFigures(r)));
       } else {
         for (const replicas of parsePeerSizes(sizesOf(bench))) {
           progress(`peer ${replicas}`);

@@ -60,6 +60,8 @@ interface Watcher {
   pendingEvents: number;
   scheduled: boolean;
   active: boolean;
+  /** drain(this watcher), bound once: every write defers it for every idle watcher of the prefix. */
+  drainTask: () => void;
 }
 
 export class MvccStore implements Store {
@@ -229,7 +231,9 @@ export class MvccStore implements Store {
       pendingEvents: 0,
       scheduled: false,
       active: true,
+      drainTask: () => undefined,
     };
+    w.drainTask = () => this.drain(w);
     let set = this.watchersByDir.get(w.dir);
     if (!set) this.watchersByDir.set(w.dir, (set = new Set()));
     set.add(w);
@@ -335,7 +339,7 @@ export class MvccStore implements Store {
     }
     if (!w.scheduled) {
       w.scheduled = true;
-      this.clock.defer(() => this.drain(w), 'store watch delivery');
+      this.clock.defer(w.drainTask, 'store watch delivery');
     }
   }
 
@@ -365,7 +369,7 @@ export class MvccStore implements Store {
           }
           if (!w.scheduled) {
             w.scheduled = true;
-            this.clock.defer(() => this.drain(w), 'store watch delivery');
+            this.clock.defer(w.drainTask, 'store watch delivery');
           }
         }
       }

@@ -84,23 +84,27 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
   const onBatch = (batch: RevisionBatch): void => {
     if (stopped) return;
     lastRevision = batch.revision;
-    const events: WatchEvent[] = [];
+    // Most batches reach a watcher with nothing for it (every kubelet sees every pod write): the list is made
+    // only when an event matches.
+    let events: WatchEvent[] | undefined;
     for (const ev of batch.events) {
+      let out: WatchEvent | undefined;
       if (ev.type === StoreEventType.Delete) {
         const last = ev.prevKv?.value ?? ev.kv.value;
-        if (matches(last)) events.push({ type: WatchEventType.Deleted, object: storedView(ev.kv) });
-        continue;
+        if (matches(last)) out = { type: WatchEventType.Deleted, object: storedView(ev.kv) };
+      } else {
+        const nowMatches = matches(ev.kv.value);
+        const wasMatching = ev.prevKv ? matches(ev.prevKv.value) : false;
+        if (nowMatches && wasMatching) out = { type: WatchEventType.Modified, object: storedView(ev.kv) };
+        else if (nowMatches) out = { type: WatchEventType.Added, object: storedView(ev.kv) };
+        else if (wasMatching && ev.prevKv) {
+          // Stopped matching: a delete carrying the last matching content at this event's revision.
+          out = { type: WatchEventType.Deleted, object: storedView(ev.prevKv, batch.revision) };
+        }
       }
-      const nowMatches = matches(ev.kv.value);
-      const wasMatching = ev.prevKv ? matches(ev.prevKv.value) : false;
-      if (nowMatches && wasMatching) events.push({ type: WatchEventType.Modified, object: storedView(ev.kv) });
-      else if (nowMatches) events.push({ type: WatchEventType.Added, object: storedView(ev.kv) });
-      else if (wasMatching && ev.prevKv) {
-        // Stopped matching: a delete carrying the last matching content at this event's revision.
-        events.push({ type: WatchEventType.Deleted, object: storedView(ev.prevKv, batch.revision) });
-      }
+      if (out) (events ??= []).push(out);
     }
-    if (events.length > 0) deliver(events, batch.revision, commits?.seqOf(batch.revision));
+    if (events) deliver(events, batch.revision, commits?.seqOf(batch.revision));
     else if (bookmarks && clock.now() - lastDelivery >= bookmarkIntervalMs) deliver([bookmark(batch.revision)], batch.revision);
   };
 
