@@ -52,6 +52,6 @@ export function summarise(profile: CpuProfile, top = 25): string {
 
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
   const [file, top] = process.argv.slice(2);
-  if (!file) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]');
+  if (!file || (top !== undefined && !Number.isFinite(Number(top)))) throw new Error('usage: profile-summary.ts <one file.cpuprofile> [top]');
   console.log(summarise(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, top ? Number(top) : 25));
 }
