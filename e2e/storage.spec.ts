@@ -22,5 +22,9 @@ test('the storage sample: the claim is provisioned and Bound, its volume attache
   await expect(output).toContainText(/csi-[0-9a-f]{64}\s+hostpath\.csi\.kubeplay\.io\s+pvc-[0-9a-f-]+\s+\S+\s+true\s/);
   await app.kubectl('kubectl describe pod writer');
   await expect(output).toContainText(/SuccessfulAttachVolume\s+.*AttachVolume\.Attach succeeded for volume "pvc-[0-9a-f-]+"/);
+
+  // The attach/detach step per node: the Nodes view lists the volume on the node that holds the pod.
+  await page.getByRole('tab', { name: 'Nodes' }).click();
+  await expect(page.getByRole('list', { name: /^Volumes of node-\d$/ })).toContainText(/pvc-[0-9a-f-]+ \(attached, in use\)/, { timeout: 30_000 });
   expect(app.errors).toEqual([]);
 });

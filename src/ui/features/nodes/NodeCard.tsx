@@ -10,6 +10,7 @@ import {
   nodeReadiness,
   nodeStatusText,
   nodeTaints,
+  nodeVolumes,
   nodeZone,
   requestedOnNode,
 } from './node-model';
@@ -39,6 +40,7 @@ export const NodeCard = memo(function NodeCard({ name, kubelet, actions }: Props
   const cordoned = isCordoned(node);
   const zone = nodeZone(node);
   const taints = nodeTaints(node);
+  const volumes = nodeVolumes(node);
   const status = nodeStatusText(node);
   const conditions = abnormalConditions(node);
   const allocatable = nodeAllocatable(node);
@@ -81,6 +83,18 @@ export const NodeCard = memo(function NodeCard({ name, kubelet, actions }: Props
               <ul className="taints" aria-label={`Taints of ${name}`}>
                 {taints.map((t) => (
                   <li key={t}>{t}</li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
+        {volumes.length > 0 && (
+          <>
+            <dt>Volumes</dt>
+            <dd>
+              <ul className="taints" aria-label={`Volumes of ${name}`}>
+                {volumes.map((v) => (
+                  <li key={v.name}>{`${v.name} (${v.state})`}</li>
                 ))}
               </ul>
             </dd>

@@ -8,6 +8,7 @@ import {
   nodeAllocatable,
   nodeReadiness,
   nodeTaints,
+  nodeVolumes,
   nodeZone,
   podChipState,
   podRequests,
@@ -71,6 +72,17 @@ describe('node readiness and facts', () => {
     expect(nodeZone(n)).toBe('zone-a');
     expect(nodeZone(node())).toBeUndefined();
     expect(nodeTaints(n)).toEqual(['node.kubernetes.io/unreachable:NoExecute', 'dedicated=gpu:NoSchedule']);
+  });
+
+  it('shows each volume with its attach/detach step, by its PV name', () => {
+    const csi = (pv: string) => `kubernetes.io/csi/hostpath.csi.kubeplay.io^${pv}`;
+    const n = node({ volumesAttached: [{ name: csi('pvc-b'), devicePath: '' }, { name: csi('pvc-a'), devicePath: '' }], volumesInUse: [csi('pvc-a'), csi('pvc-c')] });
+    expect(nodeVolumes(n)).toEqual([
+      { name: 'pvc-a', state: 'attached, in use' },
+      { name: 'pvc-b', state: 'attached' },
+      { name: 'pvc-c', state: 'in use, not attached' },
+    ]);
+    expect(nodeVolumes(node())).toEqual([]);
   });
 });
 

@@ -31,7 +31,7 @@ interface ContainerStatus {
 interface NodeShape {
   metadata: KubeObject['metadata'];
   spec?: { unschedulable?: boolean; taints?: Taint[] };
-  status?: { conditions?: Condition[]; allocatable?: Record<string, string> };
+  status?: { conditions?: Condition[]; allocatable?: Record<string, string>; volumesAttached?: { name: string; devicePath?: string }[]; volumesInUse?: string[] };
 }
 
 interface PodShape {
@@ -74,6 +74,22 @@ export function nodeZone(node: KubeObject): string | undefined {
 /** Taints rendered as kubectl does: key=value:Effect (key:Effect without a value). */
 export function nodeTaints(node: KubeObject): string[] {
   return (asNode(node).spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`);
+}
+
+/**
+ * The node's volumes as the attach/detach controller (status.volumesAttached) and the kubelet (status.volumesInUse)
+ * report them: the volume's name (a CSI unique name `kubernetes.io/csi/<driver>^<handle>` shows as its handle, the PV
+ * name) and its step — attached, in use (mounted), or in use and waiting to be attached.
+ */
+export function nodeVolumes(node: KubeObject): { name: string; state: string }[] {
+  const status = asNode(node).status;
+  const attached = new Set((status?.volumesAttached ?? []).map((v) => v.name));
+  const inUse = new Set(status?.volumesInUse ?? []);
+  const short = (unique: string) => unique.slice(unique.lastIndexOf('^') + 1);
+  return [...new Set([...attached, ...inUse])].sort().map((unique) => ({
+    name: short(unique),
+    state: attached.has(unique) ? (inUse.has(unique) ? 'attached, in use' : 'attached') : 'in use, not attached',
+  }));
 }
 
 /** Conditions not in their healthy state: Ready other than True, any pressure/unavailable condition not False. */
