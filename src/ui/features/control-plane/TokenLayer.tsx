@@ -4,9 +4,8 @@
 import { memo, useLayoutEffect, useRef } from 'react';
 import type { LiveToken } from './token-store';
 import { tokenStore, useTokens } from './token-store';
-import { tokenKeyframes } from './tokens';
+import { prefersReducedMotion, tokenKeyframes } from '../../lib/token-motion';
 
-const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 const TokenButton = memo(function TokenButton({ token: t }: { token: LiveToken }) {
   const ref = useRef<HTMLButtonElement>(null);
@@ -15,7 +14,7 @@ const TokenButton = memo(function TokenButton({ token: t }: { token: LiveToken }
     const el = ref.current;
     if (!el || typeof el.animate !== 'function') return;
     const duration = t.durationMs + t.holdMs;
-    const animation = el.animate(tokenKeyframes(t.points, parked, reducedMotion(), t.holdMs / duration), {
+    const animation = el.animate(tokenKeyframes(t.points, parked, prefersReducedMotion(), t.holdMs / duration), {
       duration,
       delay: t.delayMs,
       easing: 'ease-in-out',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Box } from './flow-layout';
-import { apiStages, deliveryRoute, kcmColumns, laneEdges, layoutControlPlane, requestRoute, routeLength, svgPath } from './flow-layout';
+import { apiStages, deliveryRoute, kcmColumns, laneEdges, layoutControlPlane, requestRoute, svgPath } from './flow-layout';
+import { routeLength } from '../../lib/token-motion';
 
 const controllers = [
   'deployment-controller',

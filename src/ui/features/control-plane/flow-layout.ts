@@ -3,13 +3,11 @@
 // scheduler and the kubelets below. Requests climb a lane into the API server's first stage and run through
 // the stages to etcd; watch deliveries leave etcd along a second lane down to their watcher.
 // Pure: the view draws nodes at these boxes and edges along these routes, and tokens follow the same routes.
+import type { Point } from '../../lib/token-motion';
 import { ApiStage } from '../../../shared/protocol/trace';
 import type { FlowComponentId } from './trace-flow';
 
-export interface Point {
-  x: number;
-  y: number;
-}
+export type { Point };
 
 export interface Box {
   x: number;
@@ -185,11 +183,6 @@ export function svgPath(points: readonly Point[]): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'} ${round(p.x)} ${round(p.y)}`).join(' ');
 }
 
-export function routeLength(points: readonly Point[]): number {
-  let n = 0;
-  for (let i = 1; i < points.length; i++) n += Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
-  return n;
-}
 
 const round = (n: number) => Math.round(n * 10) / 10;
 

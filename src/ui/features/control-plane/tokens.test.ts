@@ -3,7 +3,8 @@ import type { Box } from './flow-layout';
 import { deliveryRoute, layoutControlPlane, requestRoute } from './flow-layout';
 import type { RealTrace } from './headless-trace.fixture';
 import { realTrace } from './headless-trace.fixture';
-import { Tone, defaultTiming, planTokens, tokenKeyframes } from './tokens';
+import { Tone, defaultTiming, planTokens } from './tokens';
+import { tokenKeyframes } from '../../lib/token-motion';
 import type { FlowOutput } from './trace-flow';
 import { createFlowCorrelator } from './trace-flow';
 

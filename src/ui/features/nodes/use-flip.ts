@@ -3,12 +3,10 @@
 // card that moves as a whole does not animate its chips.
 import type { RefObject } from 'react';
 import { useLayoutEffect, useRef } from 'react';
+import { prefersReducedMotion } from '../../lib/token-motion';
 
 const flipMs = 250;
 
-function reducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
 
 export function useFlip(list: RefObject<HTMLElement | null>): void {
   const last = useRef(new Map<string, { x: number; y: number }>());
@@ -17,7 +15,7 @@ export function useFlip(list: RefObject<HTMLElement | null>): void {
     if (!root) return;
     const origin = root.getBoundingClientRect();
     const next = new Map<string, { x: number; y: number }>();
-    const animate = !reducedMotion();
+    const animate = !prefersReducedMotion();
     for (const el of root.querySelectorAll<HTMLElement>('[data-flip-key]')) {
       const key = el.dataset.flipKey!;
       const r = el.getBoundingClientRect();

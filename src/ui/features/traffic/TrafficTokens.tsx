@@ -6,14 +6,13 @@ import { ClientContext } from '../../worker-client/context';
 import type { Positions } from '../objects/graph-layout';
 import { nodeHeight, nodeWidth } from '../objects/graph-layout';
 import type { ObjectGraphNode } from '../objects/object-graph';
-import { tokenKeyframes } from '../control-plane/tokens';
+import { prefersReducedMotion, tokenKeyframes } from '../../lib/token-motion';
 import type { NetTrace } from './traffic-trace';
 import { netTraces, routeOnGraph } from './traffic-trace';
 
 const hopMs = 700;
 const maxLive = 20;
 const staggerMs = 150;
-const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 interface LiveTrace extends NetTrace {
   until: number;
@@ -74,7 +73,7 @@ function Token({ points, failed, label, delayMs }: { points: { x: number; y: num
     const el = ref.current;
     if (!el || typeof el.animate !== 'function') return;
     const hold = failed ? 0.3 : 0;
-    const animation = el.animate(tokenKeyframes(points, failed, reducedMotion(), hold), { duration: hopMs * points.length, delay: delayMs, easing: 'ease-in-out', fill: 'both' });
+    const animation = el.animate(tokenKeyframes(points, failed, prefersReducedMotion(), hold), { duration: hopMs * points.length, delay: delayMs, easing: 'ease-in-out', fill: 'both' });
     return () => animation.cancel();
   }, [route, failed, delayMs]);
   return <span ref={ref} className="traffic-token" data-failed={failed || undefined} title={label} />;
