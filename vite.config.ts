@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompressedAssets } from './scripts/precompressed-assets';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompressedAssets()],
   // The cluster runs in a module worker (new Worker(new URL(...), { type: 'module' })).
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },

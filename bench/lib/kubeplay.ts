@@ -5,12 +5,13 @@ import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { createCluster, type Cluster } from '../../src/control-plane/cluster';
 import { defaultNodeConfigs } from '../../src/control-plane/kubelet/node-config';
+import { noPlaygroundLimits } from '../../src/control-plane/config/playground-limits';
 import { isPodReady, rolloutComplete } from '../../src/control-plane/scenarios/harness';
 import { benchDeployment } from './workload';
 
 /** A cluster of `nodes` default nodes, all registered and Ready, with the default ServiceAccount in place. */
 export async function bootBenchCluster(nodes: number): Promise<Cluster> {
-  const cluster = await createCluster({ seed: 1, nodes: defaultNodeConfigs(nodes) });
+  const cluster = await createCluster({ seed: 1, nodes: defaultNodeConfigs(nodes), limits: noPlaygroundLimits });
   // Heartbeats are background timers: idle means every kubelet registered and the controllers settled.
   // (A predicate listing every node after each timer would cost O(nodes²) at 5,000 nodes.)
   cluster.runUntilIdle({ maxTimeMs: 120_000 });

@@ -15,6 +15,9 @@ import { APIServer } from './apiserver/server';
 import { Client } from './client/client';
 import { ApiServerEndpoint } from './client/connection';
 import { LiveClusterSettings, initialClusterSettings } from './config/cluster-settings';
+import { LivePlaygroundLimits } from './config/live-playground-limits';
+import type { PlaygroundLimits } from './config/playground-limits';
+import { StoreUsage } from './config/store-usage';
 import { ControllerManager } from './controllers/controller-manager';
 import type { ControllerDescriptor, RunningController } from './controllers/controller-context';
 import { defaultControllers } from './controllers/index';
@@ -78,6 +81,11 @@ export interface ClusterOptions {
    * keeps the settings it saved. Out-of-range values throw a 400 StatusError.
    */
   settings?: Partial<ClusterSettings>;
+  /**
+   * kubeplay's playground-wide caps (config/playground-limits.ts): the defaults, with these values over them.
+   * Benchmarks pass noPlaygroundLimits. Not saved: a restored cluster gets the caps of the code that opens it.
+   */
+  limits?: Partial<PlaygroundLimits>;
 }
 
 export interface Cluster {
@@ -99,6 +107,8 @@ export interface Cluster {
   readonly trace: TraceBus;
   /** The demo-timing settings, live: configure() applies at once to the running components and is persisted. */
   readonly settings: LiveClusterSettings;
+  /** The playground-wide caps, live, and the usage they are measured against (the Settings dialog shows both). */
+  readonly limits: LivePlaygroundLimits;
   /** The simulated per-workload loads ('sim/load'), saved with the cluster's meta. */
   readonly loads: WorkloadLoads;
   /** The simulated metrics-server (kubectl top, the HPA controller). */
@@ -184,6 +194,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
       data: { revision: batch.revision, events: batch.events.map((e) => ({ type: e.type, key: e.kv.key })) },
     });
     commitCauses.record(batch.revision, seq);
+    storeUsage.observe(batch);
     if (persistence) {
       persistence.enqueue(batch);
       // Queued with the batch, so time and the rng stream are saved atomically with the objects.
@@ -192,11 +203,16 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
   };
   const store = new MvccStore({ clock, historyRevisions: options.historyRevisions, snapshot, onCommit });
   attachCommitCauses(store, commitCauses);
+  const storeUsage = new StoreUsage(store);
+  const limits = new LivePlaygroundLimits(options.limits, storeUsage);
 
   const registry = new ResourceRegistry();
   // The server's defaults are the real ones: RBAC over its own objects (system:masters may do anything) and the
   // admission plugins a kubeadm v1.32 server enables, drawing generated names from the cluster's rng.
-  const admission = defaultAdmissionChain(() => rng.next(), { defaultTolerationSeconds: () => settings.defaultTolerationSeconds });
+  const admission = defaultAdmissionChain(() => rng.next(), {
+    defaultTolerationSeconds: () => settings.defaultTolerationSeconds,
+    playgroundLimits: limits,
+  });
   const apiserver = new APIServer({ clock, store, registry, trace, rng, mutatingPlugins: admission.mutating, validatingPlugins: admission.validating });
   // Creates the default namespaces and RBAC objects that are missing (a restored cluster already has them), and
   // the ingress addon's default IngressClass "nginx" served by the simulated ingress-nginx, and the system
@@ -254,6 +270,7 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
     network,
     trace,
     settings,
+    limits,
     loads,
     metrics,
     rng,

@@ -8,7 +8,7 @@ import type { ApiRequest, ApiResponse } from '../control-plane/apiserver/types';
 import { PatchType, Verb } from '../control-plane/apiserver/types';
 import type { SchemaHints } from '../control-plane/apiserver/patch/list-types';
 import { builtinSchemaHints } from '../control-plane/apiserver/patch/list-types';
-import { deepEqual, isJsonObject, type JsonObject } from '../control-plane/apiserver/patch/json-value';
+import { deepEqual, isJsonObject, setOwn, type JsonObject } from '../control-plane/apiserver/patch/json-value';
 import type { ResourceType } from '../shared/api/resources';
 import { isStatusError, StatusReason } from '../shared/api/status';
 import type { KubeObject } from '../shared/api/types';
@@ -47,7 +47,9 @@ export function clientSideApply(port: ApplyPort, rt: ResourceType, obj: KubeObje
       ...target,
       name: undefined,
       verb: Verb.Create,
-      body: modified,
+      // kubectl's resource.Helper.Create(modify=true) clears resourceVersion, so a manifest saved from
+      // `get -o yaml` creates cleanly (the last-applied annotation still records what was applied).
+      body: withoutResourceVersion(modified),
       options: { fieldManager: clientSideApplyFieldManager, fieldValidation: 'Strict' },
     };
     if (options.rawBody !== undefined) req.rawBody = options.rawBody;
@@ -153,15 +155,15 @@ function diffMap(original: JsonObject | undefined, modified: JsonObject, current
     const childPath = [...path, key];
     if (isJsonObject(m) && isJsonObject(c)) {
       const sub = diffMap(isJsonObject(o) ? o : undefined, m, c, childPath, hints);
-      if (Object.keys(sub).length > 0) patch[key] = sub;
+      if (Object.keys(sub).length > 0) setOwn(patch, key, sub);
     } else if (Array.isArray(m) && Array.isArray(c) && hints) {
       diffList(patch, key, Array.isArray(o) ? o : undefined, m, c, childPath, hints);
     } else if (!deepEqual(m, c)) {
-      patch[key] = m;
+      setOwn(patch, key, m);
     }
   }
   if (original) {
-    for (const key of Object.keys(original)) if (!Object.hasOwn(modified, key)) patch[key] = null;
+    for (const key of Object.keys(original)) if (!Object.hasOwn(modified, key)) setOwn(patch, key, null);
   }
   return patch;
 }
@@ -186,18 +188,24 @@ function diffList(patch: JsonObject, key: string, original: unknown[] | undefine
       if (!find(modified, keyOf(item))) items.push({ [mergeKey]: keyOf(item), $patch: 'delete' });
     }
     if (items.length > 0) {
-      patch[`$setElementOrder/${key}`] = (modified as JsonObject[]).map((i) => ({ [mergeKey]: keyOf(i) }));
-      patch[key] = items;
+      setOwn(patch, `$setElementOrder/${key}`, (modified as JsonObject[]).map((i) => ({ [mergeKey]: keyOf(i) })));
+      setOwn(patch, key, items);
     }
     return;
   }
   if (listType.type === 'set') {
     const added = modified.filter((i) => !current.some((c) => deepEqual(c, i)));
     const removed = (original ?? []).filter((i) => !modified.some((m) => deepEqual(m, i)));
-    if (added.length > 0) patch[key] = added as JsonObject[];
-    if (removed.length > 0) patch[`$deleteFromPrimitiveList/${key}`] = removed as JsonObject[];
-    if (added.length > 0 || removed.length > 0) patch[`$setElementOrder/${key}`] = modified as JsonObject[];
+    if (added.length > 0) setOwn(patch, key, added as JsonObject[]);
+    if (removed.length > 0) setOwn(patch, `$deleteFromPrimitiveList/${key}`, removed as JsonObject[]);
+    if (added.length > 0 || removed.length > 0) setOwn(patch, `$setElementOrder/${key}`, modified as JsonObject[]);
     return;
   }
-  if (!deepEqual(modified, current)) patch[key] = modified as JsonObject[];
+  if (!deepEqual(modified, current)) setOwn(patch, key, modified as JsonObject[]);
+}
+
+function withoutResourceVersion(obj: KubeObject): KubeObject {
+  if (obj.metadata.resourceVersion === undefined) return obj;
+  const { resourceVersion: _ignored, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }

@@ -1,15 +1,17 @@
 // The playground's layout: top bar; editor | canvas (Control plane, Objects, Nodes) | inspector; timeline.
 // Panel sizes are kept here and changed by the splitters; theme and presentation mode are set on <html>.
-import { useEffect, useState } from 'react';
+// What the first paint does not show (the Control plane and Nodes views; the inspector, which brings the YAML
+// parser) comes in chunks fetched right after it (usePreloadAfterFirstPaint), each behind a Suspense boundary of
+// its own so nothing else on the page unmounts while one loads, and each rendering synchronously once in
+// (components/preloadable). The Objects view, shown first, stays in the entry chunk: it is on the first paint.
+import { Suspense, useEffect, useState } from 'react';
 import type { CSSProperties, KeyboardEvent } from 'react';
 import { ErrorArea } from './components/ErrorArea';
 import { NoticeArea } from './components/NoticeArea';
+import { preloadable } from './components/preloadable';
 import { Splitter } from './components/Splitter';
-import { RequestFlow } from './features/control-plane/RequestFlow';
 import { EditorPanel } from './features/editor/EditorPanel';
-import { Inspector } from './features/inspector/Inspector';
 import { TopBar } from './features/layout/TopBar';
-import { NodesView } from './features/nodes/NodesView';
 import { ObjectsView } from './features/objects/ObjectsView';
 import { Timeline } from './features/timeline/Timeline';
 import { selectError, selectNotice, selectPresentation, selectTheme, selectView } from './state/selectors';
@@ -17,6 +19,42 @@ import { appStore, useAppStore } from './state/store';
 import type { CanvasView } from './state/ui-slice';
 
 const dismissError = () => appStore.getState().clearError();
+
+const RequestFlow = preloadable(() => import('./features/control-plane/RequestFlow').then((m) => m.RequestFlow));
+const NodesView = preloadable(() => import('./features/nodes/NodesView').then((m) => m.NodesView));
+const Inspector = preloadable(() => import('./features/inspector/Inspector').then((m) => m.Inspector));
+
+/** Fetches the chunks the first paint left out, once a frame after the first commit has been drawn: they never
+ *  delay the first paint and are in before anyone can click a tab. */
+function usePreloadAfterFirstPaint(): void {
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        for (const chunk of [Inspector, RequestFlow, NodesView]) chunk.preload().catch(() => {});
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+}
+
+function ViewLoading() {
+  return <p className="muted">Loading the view…</p>;
+}
+
+/** Holds the inspector's place (same box, same name) for the moment its chunk is still on the way. */
+function InspectorLoading() {
+  return (
+    <aside className="inspector" aria-label="Inspector" aria-busy="true">
+      <div className="panel-bar">
+        <h2>Inspector</h2>
+      </div>
+    </aside>
+  );
+}
 
 const views: { id: CanvasView; label: string }[] = [
   { id: 'control-plane', label: 'Control plane' },
@@ -56,9 +94,11 @@ function CanvasTabs() {
         ))}
       </div>
       <div role="tabpanel" id={`view-${view}`} aria-labelledby={`view-${view}-tab`} className="canvas-body">
-        {view === 'control-plane' && <RequestFlow />}
-        {view === 'objects' && <ObjectsView />}
-        {view === 'nodes' && <NodesView />}
+        <Suspense fallback={<ViewLoading />}>
+          {view === 'control-plane' && <RequestFlow.Component />}
+          {view === 'objects' && <ObjectsView />}
+          {view === 'nodes' && <NodesView.Component />}
+        </Suspense>
       </div>
     </section>
   );
@@ -72,6 +112,7 @@ export function App() {
   const [editorWidth, setEditorWidth] = useState(420);
   const [inspectorWidth, setInspectorWidth] = useState(320);
   const [timelineHeight, setTimelineHeight] = useState(170);
+  usePreloadAfterFirstPaint();
 
   useEffect(() => {
     const root = document.documentElement;
@@ -100,7 +141,9 @@ export function App() {
           <CanvasTabs />
         </div>
         <Splitter label="Resize inspector" orientation="vertical" value={inspectorWidth} min={200} max={800} direction={-1} onChange={setInspectorWidth} />
-        <Inspector />
+        <Suspense fallback={<InspectorLoading />}>
+          <Inspector.Component />
+        </Suspense>
       </main>
       <Splitter label="Resize timeline" orientation="horizontal" value={timelineHeight} min={80} max={600} direction={-1} onChange={setTimelineHeight} />
       <Timeline />

@@ -8,7 +8,7 @@ import type { Status } from '../shared/api/status';
 import { newBadRequest, newInternalError, newServiceUnavailable, toStatus } from '../shared/api/status';
 import type { KubeList, KubeObject, WatchEvent } from '../shared/api/types';
 import { WatchEventType, formatApiVersion } from '../shared/api/types';
-import { changeFromWatchEvent, emptyDiff, isEmptyDiff, objectKey, recordChange } from '../shared/protocol/diff';
+import { changeFromWatchEvent, emptyDiff, fitsWithin, isEmptyDiff, objectKey, recordChange, takeWithin } from '../shared/protocol/diff';
 import type { ObjectDiff } from '../shared/protocol/diff';
 import type { ClientMessage, PortLike, SubscriptionId, TraceBatch, WorkerMessage } from '../shared/protocol/messages';
 import type { ClusterInfo, MethodName, MethodParams, MethodResult, SimCommand, SimState } from '../shared/protocol/methods';
@@ -19,6 +19,7 @@ import { applyManifest } from './apply';
 import { describeComponents, schedulingDecisions, whyExists } from './introspect';
 import type { IntrospectionParts } from './introspect';
 import { configureCluster, readSettings, type ClusterSettingsPort } from './settings';
+import { readPlaygroundLimits } from './limits';
 import { listLoads, setLoad, type WorkloadLoadsPort } from './load';
 import { sendTraffic, type TrafficPort } from './network';
 import type { Client } from '../control-plane/client/client';
@@ -97,8 +98,14 @@ export interface ServeOptions<C extends ServableCluster = ServableCluster> {
   reset?: (current: ClusterSession<C>) => Promise<ClusterSession<C>>;
   /** When to send a batch after changes arrive. Default queueMicrotask: everything one tick produced goes together. */
   schedule?: (fn: () => void) => void;
-  /** Trace events carried per batch; the rest are counted. Default 500. */
+  /** Trace events buffered between two batches; the rest are counted. Default 500. */
   traceCap?: number;
+  /**
+   * Bytes (JSON length, estimated) of watch and trace batches the page may have unacknowledged at once. The page
+   * acknowledges on its next animation frame, so this bounds what one frame must take in; what does not fit
+   * waits, squashed per object, for a later frame. Default 90,000 (the page's target is 100 KB per frame).
+   */
+  frameBytes?: number;
   /** Called after every API request was handled, with the cluster it went to (headless clusters settle deferred work here). */
   afterRequest?: (cluster: C) => void;
   /** The commands 'kubectl/run' knows (default: every registered one, src/kubectl/cmd/index.ts); for tests. */
@@ -122,7 +129,8 @@ interface Subscription {
   relist: boolean;
   initial: boolean;
   inFlight: boolean;
-  scheduled: boolean;
+  /** Estimated bytes of the batch in flight, released by its ack. */
+  inFlightBytes: number;
   watch?: { stop(): void };
   /** Bumped on every (re)list so events of a stopped watch that were already queued are ignored. */
   generation: number;
@@ -136,6 +144,11 @@ interface Subscription {
 export function serveProtocol<C extends ServableCluster>(initial: C, port: PortLike, options: ServeOptions<C> = {}): ProtocolServer<C> {
   const schedule = options.schedule ?? queueMicrotask;
   const traceCap = options.traceCap ?? 500;
+  const frameBytes = options.frameBytes ?? 90_000;
+  // Trace events are a lossy view; object changes get the larger share of a frame.
+  const traceBytes = Math.floor(frameBytes * 0.3);
+  /** Bytes of batches sent and not yet acknowledged (all subscriptions and the trace channel). */
+  let inFlightBytes = 0;
   let session: ClusterSession<C> = { cluster: initial, driver: options.driver, persistenceKind: options.persistenceKind };
   /** While a reset runs, calls wait for the new cluster. */
   let resetting: Promise<void> | undefined;
@@ -192,6 +205,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     'sim/decisions': (params) => schedulingDecisions(session.cluster, params),
     'trace/why': (params) => whyExists(session.cluster, params),
     'cluster/settings': () => readSettings(session.cluster),
+    'cluster/limits': () => readPlaygroundLimits(session.cluster),
     'cluster/configure': async (params) => {
       try {
         return configureCluster(session.cluster, params);
@@ -366,7 +380,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       relist: false,
       initial: true,
       inFlight: false,
-      scheduled: false,
+      inFlightBytes: 0,
       generation: 0,
       closed: false,
     };
@@ -386,6 +400,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     subscriptions.delete(id);
     sub.closed = true;
     stopWatch(sub);
+    releaseBatch(sub);
   }
 
   /** Lists, replaces the pending diff with the full list, and watches from the list's resourceVersion. */
@@ -432,7 +447,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       endSubscription(sub, toStatus(err));
       return;
     }
-    scheduleFlush(sub);
+    scheduleFlush();
   }
 
   function onWatchEvents(sub: Subscription, events: WatchEvent[]): void {
@@ -447,44 +462,89 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       const change = changeFromWatchEvent(event);
       if (change) recordChange(sub.pending, change);
     }
-    scheduleFlush(sub);
+    scheduleFlush();
   }
 
   function endSubscription(sub: Subscription, status: Status): void {
     subscriptions.delete(sub.id);
     sub.closed = true;
     stopWatch(sub);
+    releaseBatch(sub);
     post({ type: 'watch/error', id: sub.id, status });
   }
 
-  function scheduleFlush(sub: Subscription): void {
-    if (sub.inFlight || sub.scheduled || sub.closed) return;
-    sub.scheduled = true;
+  let flushScheduled = false;
+  /** Where the next flush starts, so subscriptions take turns at a frame's budget. */
+  let flushCursor = 0;
+
+  function scheduleFlush(): void {
+    if (flushScheduled || closed) return;
+    flushScheduled = true;
     schedule(() => {
-      sub.scheduled = false;
-      flushSubscription(sub);
+      flushScheduled = false;
+      flushSubscriptions();
     });
   }
 
-  function flushSubscription(sub: Subscription): void {
-    if (sub.closed || sub.inFlight) return;
+  /**
+   * Sends each idle subscription's pending changes, as far as the frame's byte budget allows. Subscriptions whose
+   * whole backlog fits go first (a ReplicaSet's status reaches the page with, not after, a flood of its pods);
+   * the rest take turns at what remains.
+   */
+  function flushSubscriptions(): void {
+    const subs = [...subscriptions.values()];
+    if (subs.length === 0) return;
+    const start = flushCursor % subs.length;
+    for (let i = 0; i < subs.length; i++) {
+      const sub = subs[(start + i) % subs.length];
+      if (sub.closed || sub.inFlight || (isEmptyDiff(sub.pending) && !sub.relist && !sub.initial)) continue;
+      if (fitsWithin(sub.pending, frameBytes - inFlightBytes, batchEntryBytes)) flushSubscription(sub);
+    }
+    for (let i = 0; i < subs.length; i++) {
+      const sub = subs[(start + i) % subs.length];
+      if (!flushSubscription(sub)) {
+        // Out of budget: the next flush (after an ack) starts with this one.
+        flushCursor = (start + i) % subs.length;
+        return;
+      }
+    }
+    flushCursor = start + 1;
+  }
+
+  /** Sends what fits of one subscription's pending changes; false when the budget ran out before it was done. */
+  function flushSubscription(sub: Subscription): boolean {
+    if (sub.closed || sub.inFlight) return true;
     const replace = sub.relist || sub.initial;
-    if (!replace && isEmptyDiff(sub.pending)) return;
-    const batch: Extract<WorkerMessage, { type: 'watch/batch' }>['batch'] = { diff: sub.pending, resourceVersion: sub.resourceVersion };
+    if (!replace && isEmptyDiff(sub.pending)) return true;
+    const room = frameBytes - inFlightBytes;
+    // A relist's first part must go out even when empty: it tells the page to drop what it had.
+    if (room <= 0 && !(replace && inFlightBytes === 0)) return false;
+    const taken = takeWithin(sub.pending, room, batchEntryBytes, inFlightBytes === 0);
+    if (!replace && isEmptyDiff(taken.diff)) return false;
+    const batch: Extract<WorkerMessage, { type: 'watch/batch' }>['batch'] = { diff: taken.diff, resourceVersion: sub.resourceVersion };
     if (replace) batch.relist = true;
     if (sub.initial) batch.initial = true;
-    sub.pending = emptyDiff();
     sub.relist = false;
     sub.initial = false;
     sub.inFlight = true;
+    sub.inFlightBytes = taken.bytes;
+    inFlightBytes += taken.bytes;
     post({ type: 'watch/batch', id: sub.id, batch });
+    return !taken.more;
+  }
+
+  function releaseBatch(sub: Subscription): void {
+    inFlightBytes -= sub.inFlightBytes;
+    sub.inFlightBytes = 0;
+    sub.inFlight = false;
   }
 
   function ackSubscription(id: SubscriptionId): void {
     const sub = subscriptions.get(id);
     if (!sub) return;
-    sub.inFlight = false;
-    if (sub.relist || !isEmptyDiff(sub.pending)) scheduleFlush(sub);
+    releaseBatch(sub);
+    scheduleFlush();
+    if (traceBuffer.events.length > 0 || traceBuffer.dropped > 0) scheduleTrace();
   }
 
   // ------------------------------------------------------------------ trace channel
@@ -493,6 +553,8 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   let traceUnsubscribe: (() => void) | undefined;
   let traceBuffer: TraceBatch = { events: [], dropped: 0, droppedByKind: {} };
   let traceInFlight = false;
+  /** Estimated bytes of the trace batch in flight, released by its ack. */
+  let traceInFlightBytes = 0;
   let traceScheduled = false;
 
   function startTrace(): void {
@@ -519,11 +581,31 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       traceScheduled = false;
       if (traceInFlight || !traceWanted) return;
       if (traceBuffer.events.length === 0 && traceBuffer.dropped === 0) return;
-      const batch = traceBuffer;
-      traceBuffer = { events: [], dropped: 0, droppedByKind: {} };
+      // What does not fit this frame's share stays buffered, in order, for the next batch.
+      const room = Math.min(traceBytes, frameBytes - inFlightBytes);
+      const { events } = traceBuffer;
+      let bytes = 0;
+      let n = 0;
+      while (n < events.length) {
+        const size = jsonBytes(events[n]) + 1;
+        if (bytes + size > room && !(n === 0 && inFlightBytes === 0)) break;
+        bytes += size;
+        n++;
+      }
+      if (n === 0 && events.length > 0) return; // out of budget: an ack will reschedule
+      const batch: TraceBatch = { events: n === events.length ? events : events.slice(0, n), dropped: traceBuffer.dropped, droppedByKind: traceBuffer.droppedByKind };
+      traceBuffer = { events: n === events.length ? [] : events.slice(n), dropped: 0, droppedByKind: {} };
       traceInFlight = true;
+      traceInFlightBytes = bytes;
+      inFlightBytes += bytes;
       post({ type: 'trace/batch', batch });
     });
+  }
+
+  function releaseTrace(): void {
+    inFlightBytes -= traceInFlightBytes;
+    traceInFlightBytes = 0;
+    traceInFlight = false;
   }
 
   // ------------------------------------------------------------------ dispatch
@@ -545,17 +627,19 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
         return;
       case 'trace/start':
         traceWanted = true;
-        traceInFlight = false;
+        releaseTrace();
         if (!resetting) startTrace();
         return;
       case 'trace/stop':
         traceWanted = false;
         stopTrace();
+        releaseTrace();
         traceBuffer = { events: [], dropped: 0, droppedByKind: {} };
         return;
       case 'trace/ack':
-        traceInFlight = false;
+        releaseTrace();
         if (traceBuffer.events.length > 0 || traceBuffer.dropped > 0) scheduleTrace();
+        scheduleFlush();
         return;
     }
   }
@@ -603,4 +687,22 @@ function kindOf(cluster: ServableCluster, request: ApiRequest, listed: KubeList)
   const rt = cluster.registry.forGroupResource({ group: request.group, resource: request.resource });
   if (rt) return rt.kind;
   return listed.kind.endsWith('List') ? listed.kind.slice(0, -'List'.length) : listed.kind;
+}
+
+/** JSON lengths of objects already measured: watch events share one frozen object per revision. */
+const jsonLengths = new WeakMap<object, number>();
+
+/** The JSON length of a value (what the page's structured clone roughly costs), measured once per object. */
+function jsonBytes(value: object): number {
+  let n = jsonLengths.get(value);
+  if (n === undefined) {
+    n = JSON.stringify(value).length;
+    jsonLengths.set(value, n);
+  }
+  return n;
+}
+
+/** One entry of a batch's diff: `"key":{…},`. */
+function batchEntryBytes(key: string, object: KubeObject): number {
+  return key.length + 4 + jsonBytes(object);
 }

@@ -68,3 +68,50 @@ describe('Indexer', () => {
     expect(() => idx.byIndex('nope', 'x')).toThrow('Index with name nope does not exist');
   });
 });
+
+describe('Indexer change tracking and list order', () => {
+  it('records the keys changed under watched index values only, before and after each change', () => {
+    const idx = new Indexer();
+    const tracker = idx.trackChanges(OwnerUidIndex);
+    idx.upsert(pod('a', 'p0', { owners: ['u1'] }));
+    // Not watched yet: nothing recorded.
+    tracker.watch('u1');
+    expect([...tracker.take('u1')]).toEqual([]);
+    idx.upsert(pod('a', 'p1', { owners: ['u1'] }));
+    idx.upsert(pod('a', 'p2', { owners: ['u2'] }));
+    // A status-like update keeps the index value but is still a change to the bucket's object.
+    idx.upsert({ ...pod('a', 'p0', { owners: ['u1'] }), status: { phase: 'Running' } });
+    expect([...tracker.take('u1')].sort()).toEqual(['a/p0', 'a/p1']);
+    expect([...tracker.take('u1')]).toEqual([]);
+    // Leaving the bucket (owner reference removed) and deletion are recorded under the old value.
+    idx.upsert(pod('a', 'p1'));
+    idx.delete('a/p0');
+    expect([...tracker.take('u1')].sort()).toEqual(['a/p0', 'a/p1']);
+    expect(tracker.isWatched('u2')).toBe(false);
+    tracker.unwatch('u1');
+    idx.upsert(pod('a', 'p3', { owners: ['u1'] }));
+    expect([...tracker.take('u1')]).toEqual([]);
+    idx.untrack(tracker);
+    tracker.watch('u1');
+    idx.upsert(pod('a', 'p4', { owners: ['u1'] }));
+    expect([...tracker.take('u1')]).toEqual([]);
+    expect(() => idx.trackChanges('nope')).toThrow('Index with name nope does not exist');
+  });
+
+  it('lists an index bucket in list() order, whenever each object joined the bucket', () => {
+    const idx = new Indexer();
+    idx.upsert(pod('a', 'p1'));
+    idx.upsert(pod('a', 'p2', { node: 'n1' }));
+    idx.upsert(pod('a', 'p3'));
+    // p1 and p3 are bound after p2: the bucket itself holds p2, p3, p1.
+    idx.upsert(pod('a', 'p3', { node: 'n1' }));
+    idx.upsert(pod('a', 'p1', { node: 'n1' }));
+    expect(idx.byIndex(NodeNameIndex, 'n1').map((p) => p.metadata.name)).toEqual(['p2', 'p3', 'p1']);
+    expect(idx.byIndexInListOrder(NodeNameIndex, 'n1').map((p) => p.metadata.name)).toEqual(['p1', 'p2', 'p3']);
+    // A deleted and recreated object goes to the end of list(), and of the ordered bucket.
+    idx.delete('a/p1');
+    idx.upsert(pod('a', 'p1', { node: 'n1' }));
+    expect(idx.list().filter((p) => (p.spec as { nodeName?: string }).nodeName === 'n1').map((p) => p.metadata.name)).toEqual(['p2', 'p3', 'p1']);
+    expect(idx.byIndexInListOrder(NodeNameIndex, 'n1').map((p) => p.metadata.name)).toEqual(['p2', 'p3', 'p1']);
+  });
+});

@@ -31,11 +31,54 @@ export const defaultIndexers: Readonly<Record<string, IndexFunc>> = {
   [NodeNameIndex]: indexByNodeName,
 };
 
+/**
+ * Which objects changed under chosen values of one index since a consumer last looked: lets a controller keep an
+ * aggregate over an index bucket (a ReplicaSet's pods) current in O(changes) instead of rescanning the bucket
+ * on every sync. Only watched values are recorded, so buckets nobody aggregates cost nothing.
+ */
+export class IndexChangeTracker {
+  /** watched index value → keys of objects that had the value before or after a change. */
+  private readonly changed = new Map<string, Set<string>>();
+
+  /** Starts recording changes under the value (a no-op if already watched). */
+  watch(value: string): void {
+    if (!this.changed.has(value)) this.changed.set(value, new Set());
+  }
+
+  unwatch(value: string): void {
+    this.changed.delete(value);
+  }
+
+  isWatched(value: string): boolean {
+    return this.changed.has(value);
+  }
+
+  /** The keys changed under the value since the last take (empty when none), and starts afresh. */
+  take(value: string): ReadonlySet<string> {
+    const keys = this.changed.get(value);
+    if (!keys || keys.size === 0) return emptyKeys;
+    this.changed.set(value, new Set());
+    return keys;
+  }
+
+  /** @internal Called by the indexer for every upsert/delete. */
+  record(values: readonly string[], key: string): void {
+    for (let i = 0; i < values.length; i++) this.changed.get(values[i])?.add(key);
+  }
+}
+
+const emptyKeys: ReadonlySet<string> = new Set();
+
 export class Indexer<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
+  /** Insertion sequence per key: list() order (a Map keeps first-insertion order), for byIndexInListOrder. */
+  private readonly seqs = new Map<string, number>();
+  private nextSeq = 0;
   private readonly indexers = new Map<string, IndexFunc>();
   /** index name → index value → keys. */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
+  /** index name → change trackers over it. */
+  private readonly trackers = new Map<string, IndexChangeTracker[]>();
 
   constructor(indexers: Readonly<Record<string, IndexFunc>> = defaultIndexers) {
     this.addIndexers(indexers);
@@ -51,6 +94,26 @@ export class Indexer<T extends KubeObject = KubeObject> {
       const index = new Map<string, Set<string>>();
       this.indices.set(name, index);
       for (const [key, obj] of this.items) for (const v of fn(obj)) addTo(index, v, key);
+    }
+  }
+
+  /** A new change tracker over the named index (see IndexChangeTracker). */
+  trackChanges(indexName: string): IndexChangeTracker {
+    if (!this.indexers.has(indexName)) throw new Error(`Index with name ${indexName} does not exist`);
+    const tracker = new IndexChangeTracker();
+    const list = this.trackers.get(indexName);
+    if (list) list.push(tracker);
+    else this.trackers.set(indexName, [tracker]);
+    return tracker;
+  }
+
+  /** Stops feeding a tracker made by trackChanges. */
+  untrack(tracker: IndexChangeTracker): void {
+    for (const [name, list] of this.trackers) {
+      const i = list.indexOf(tracker);
+      if (i < 0) continue;
+      list.splice(i, 1);
+      if (list.length === 0) this.trackers.delete(name);
     }
   }
 
@@ -83,6 +146,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
     const key = metaNamespaceKeyFunc(obj);
     const old = this.items.get(key);
     this.items.set(key, obj);
+    if (old === undefined) this.seqs.set(key, this.nextSeq++);
     this.reindex(key, old, obj);
     return old;
   }
@@ -92,6 +156,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
     const old = this.items.get(key);
     if (old === undefined) return undefined;
     this.items.delete(key);
+    this.seqs.delete(key);
     this.reindex(key, old, undefined);
     return old;
   }
@@ -99,6 +164,26 @@ export class Indexer<T extends KubeObject = KubeObject> {
   /** Objects whose index `indexName` has the value. */
   byIndex(indexName: string, value: string): T[] {
     return this.indexKeys(indexName, value).map((k) => this.items.get(k)!);
+  }
+
+  /**
+   * byIndex in the order list() returns the objects (first insertion), for callers whose output order was defined
+   * by a scan of every object: a bucket's own order follows when each object gained the index value instead.
+   */
+  byIndexInListOrder(indexName: string, value: string): T[] {
+    const keys = this.indexKeys(indexName, value);
+    // Buckets are usually already in order (objects gain the value in creation order): check before sorting.
+    let sorted = true;
+    for (let i = 1, prev = keys.length > 0 ? this.seqs.get(keys[0])! : 0; i < keys.length && sorted; i++) {
+      const seq = this.seqs.get(keys[i])!;
+      sorted = seq > prev;
+      prev = seq;
+    }
+    if (!sorted) {
+      const seqOf = new Map(keys.map((k) => [k, this.seqs.get(k)!]));
+      keys.sort((a, b) => seqOf.get(a)! - seqOf.get(b)!);
+    }
+    return keys.map((k) => this.items.get(k)!);
   }
 
   /** Keys of the objects whose index `indexName` has the value. */
@@ -120,6 +205,13 @@ export class Indexer<T extends KubeObject = KubeObject> {
       const index = this.indices.get(name)!;
       const before = old ? fn(old) : [];
       const after = obj ? fn(obj) : [];
+      const trackers = this.trackers.get(name);
+      if (trackers) {
+        for (const t of trackers) {
+          t.record(before, key);
+          t.record(after, key);
+        }
+      }
       // Common case: an update that keeps the index values (a status write) touches nothing.
       if (before.length === after.length && before.every((v, i) => v === after[i])) continue;
       for (const v of before) removeFrom(index, v, key);

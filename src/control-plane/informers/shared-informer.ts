@@ -56,6 +56,8 @@ export interface Lister<T> {
   /** The objects in one namespace matching the selector. */
   listNamespace(namespace: string, selector?: SelectorInput): T[];
   byIndex(indexName: string, value: string): T[];
+  /** byIndex, ordered as list() would list the objects (see Indexer.byIndexInListOrder). */
+  byIndexInListOrder(indexName: string, value: string): T[];
 }
 
 type Notification<T> =
@@ -302,6 +304,7 @@ function newLister<T extends KubeObject>(indexer: Indexer<T>): Lister<T> {
     list: (selector) => filter(indexer.list(), selector),
     listNamespace: (namespace, selector) => filter(indexer.byIndex(NamespaceIndex, namespace), selector),
     byIndex: (indexName, value) => indexer.byIndex(indexName, value),
+    byIndexInListOrder: (indexName, value) => indexer.byIndexInListOrder(indexName, value),
   };
 }
 

@@ -791,6 +791,11 @@ export class Kubelet implements PodWorkerHost {
     return [...this.workers.values()].map((w) => w.key).sort();
   }
 
+  /** Whether this kubelet runs the pod (namespace/name): podKeys().includes without listing and sorting. */
+  hasPod(namespace: string, name: string): boolean {
+    return this.workerFor(namespace, name) !== undefined;
+  }
+
   /** The status the kubelet last computed for a pod (what it writes, or will once it can). */
   podStatus(namespace: string, name: string): Pod['status'] | undefined {
     return this.workerFor(namespace, name)?.lastStatus;
@@ -802,7 +807,8 @@ export class Kubelet implements PodWorkerHost {
   }
 
   private workerFor(namespace: string, name: string): PodWorker | undefined {
-    for (const w of this.workers.values()) if (w.key === `${namespace}/${name}`) return w;
+    const key = `${namespace}/${name}`;
+    for (const w of this.workers.values()) if (w.key === key) return w;
     return undefined;
   }
 

@@ -112,14 +112,14 @@ export class NodeSimulator {
   /** kubectl logs: asks the kubelet of the node running the pod. */
   logs(namespace: string, pod: string, container?: string, options: { previous?: boolean; tailLines?: number } = {}): LogsResult {
     for (const k of this.kubelets.values()) {
-      if (k.isRunning && k.podKeys().includes(`${namespace}/${pod}`)) return k.logs(namespace, pod, container, options);
+      if (k.isRunning && k.hasPod(namespace, pod)) return k.logs(namespace, pod, container, options);
     }
     return { error: `pods "${pod}" not found` };
   }
 
   /** The kubelet running the pod (namespace/name), if a running one does. */
   kubeletFor(namespace: string, pod: string): Kubelet | undefined {
-    for (const k of this.kubelets.values()) if (k.isRunning && k.podKeys().includes(`${namespace}/${pod}`)) return k;
+    for (const k of this.kubelets.values()) if (k.isRunning && k.hasPod(namespace, pod)) return k;
     return undefined;
   }
 

@@ -5,7 +5,9 @@
 // mutate a value they put or one they read (get, range, watch events, txn results all share it).
 //
 // Costs: a write is O(ops × key depth) plus O(matching watchers); a current range is O(log n + result); a read at
-// an older revision additionally walks the batches committed since then.
+// an older revision additionally walks the batches committed since then. Watchers that select one exact value
+// (WatchOptions.index, e.g. every kubelet's spec.nodeName) are matched through an index (watcher-index.ts): a
+// write reaches those its object's old or new value names, not all of them.
 import type { Clock } from '../sim/clock';
 import type { Status } from '../../shared/api/status';
 import {
@@ -30,6 +32,7 @@ import type {
 import { StoreEventType } from './types';
 import { jsonEqual } from './json-equal';
 import { SortedKeySet } from './sorted-keys';
+import { DirWatcherIndex, SegmentState, type DeliverySegment, type IndexMember } from './watcher-index';
 
 export const DEFAULT_HISTORY_REVISIONS = 10_000;
 export const DEFAULT_MAX_PENDING_WATCH_EVENTS = 100_000;
@@ -49,7 +52,9 @@ export interface MvccStoreOptions {
 /** Told why a watch ended on its own (only for slow consumers); it may resume from its last revision or relist. */
 export type WatchErrorHandler = (status: Status) => void;
 
-interface Watcher {
+interface Watcher extends IndexMember {
+  /** Registration order: the order the store visits a directory's watchers in. */
+  readonly seq: number;
   prefix: string;
   /** The directory (prefix up to its last '/') the watcher is indexed under. */
   dir: string;
@@ -62,6 +67,26 @@ interface Watcher {
   active: boolean;
   /** drain(this watcher), bound once: every write defers it for every idle watcher of the prefix. */
   drainTask: () => void;
+  /** Set for an indexed watcher: the index of its directory. */
+  dirIndex?: DirWatcherIndex<Watcher>;
+  segment?: DeliverySegment<Watcher>;
+}
+
+/** A watch handle of this store. */
+export interface MvccStoreWatch extends StoreWatch {
+  /**
+   * Indexed watches only: the revision of the last batch under the prefix its deliveries have reached, counting
+   * the batches the index skipped because they carried nothing for it (the revision an unindexed watcher's
+   * handler would have seen last: what a requested bookmark names).
+   */
+  progressRevision?(): number;
+}
+
+/** One directory's part of a write: the unindexed watchers first matched with it, in seq order, and its events. */
+interface DirPass {
+  idx: DirWatcherIndex<Watcher>;
+  plain: Watcher[];
+  events: StoreEvent[];
 }
 
 export class MvccStore implements Store {
@@ -80,7 +105,9 @@ export class MvccStore implements Store {
   private history: (RevisionBatch | undefined)[] = [];
   private historyHead = 0;
   private readonly watchersByDir = new Map<string, Set<Watcher>>();
+  private readonly indexByDir = new Map<string, DirWatcherIndex<Watcher>>();
   private watchers = 0;
+  private nextWatcherSeq = 1;
 
   constructor(options: MvccStoreOptions) {
     this.clock = options.clock;
@@ -214,14 +241,20 @@ export class MvccStore implements Store {
    * See Store.watch. onError is called (deferred) only when the store ends the watch itself: a consumer with more
    * than maxPendingWatchEvents undelivered events gets a 410 Expired status and no further batches.
    */
-  watch(options: WatchOptions, handler: (batch: RevisionBatch) => void, onError?: WatchErrorHandler): StoreWatch {
+  watch(options: WatchOptions, handler: (batch: RevisionBatch) => void, onError?: WatchErrorHandler): MvccStoreWatch {
     const after = options.afterRevision;
     if (!Number.isInteger(after) || after < 0) throw newBadRequest(`invalid resource version: ${after}`);
     if (after < this.compactRev) throw newTooOldResourceVersion(after, this.compactRev);
     if (after > this.rev) throw newTooLargeResourceVersion(after, this.rev);
 
     const prefix = options.prefix ?? '';
+    // Only a directory prefix is indexed: then every key under the directory is the watcher's.
+    const index = options.index && prefix.endsWith('/') ? options.index : undefined;
+    if (index) return this.watchIndexed(prefix, index, after, handler, onError);
     const w: Watcher = {
+      seq: this.nextWatcherSeq++,
+      dueAt: NaN,
+      inDue: false,
       prefix,
       dir: prefix.slice(0, prefix.lastIndexOf('/') + 1),
       handler,
@@ -245,6 +278,62 @@ export class MvccStore implements Store {
       if (batch) this.enqueue(w, batch, false);
     }
     return { cancel: () => this.stopWatcher(w) };
+  }
+
+  /**
+   * An indexed watcher: registered with its directory's index, not in watchersByDir. Its replay is scheduled as
+   * an unindexed watcher's would be (one drain at watch time, if there is any history under the prefix), with
+   * only the batches that carry something for it (or all of them while it may be due a bookmark).
+   */
+  private watchIndexed(
+    prefix: string,
+    index: NonNullable<WatchOptions['index']>,
+    after: number,
+    handler: (batch: RevisionBatch) => void,
+    onError: WatchErrorHandler | undefined,
+  ): MvccStoreWatch {
+    const w: Watcher = {
+      seq: this.nextWatcherSeq++,
+      index,
+      dueAt: NaN,
+      inDue: false,
+      prefix,
+      dir: prefix,
+      handler,
+      onError,
+      queue: [],
+      head: 0,
+      pendingEvents: 0,
+      scheduled: false,
+      active: true,
+      drainTask: () => undefined,
+    };
+    let idx = this.indexByDir.get(prefix);
+    if (!idx) this.indexByDir.set(prefix, (idx = new DirWatcherIndex<Watcher>(prefix)));
+    w.dirIndex = idx;
+    this.watchers++;
+
+    const replay: RevisionBatch[] = [];
+    for (let r = after + 1; r <= this.rev; r++) {
+      const batch = filterBatch(this.batchAt(r), prefix);
+      if (batch) replay.push(batch);
+    }
+    const now = this.clock.now();
+    if (replay.length === 0) {
+      idx.add(w, after, now);
+    } else {
+      idx.lastRevision = Math.max(idx.lastRevision, replay[replay.length - 1].revision);
+      const seg = this.newSegment(idx, w.seq, w.seq + 1);
+      idx.add(w, after, now, seg);
+      const wanted = idx.membersFor([], now).has(w); // due a bookmark already: it takes every batch
+      for (const batch of replay) {
+        if (wanted || idx.memberWants(w, batch.events)) this.enqueue(w, batch, false);
+      }
+    }
+    return {
+      cancel: () => this.stopWatcher(w),
+      progressRevision: () => (w.active ? idx.progressOf(w) : after),
+    };
   }
 
   /** Drops history up to and including revision: reads and watches below it get 410 from now on. */
@@ -293,6 +382,10 @@ export class MvccStore implements Store {
 
   /** Queues the batch (filtered) for every watcher whose prefix matches one of its keys. */
   private dispatch(batch: RevisionBatch): void {
+    if (this.indexByDir.size > 0) {
+      this.dispatchIndexed(batch);
+      return;
+    }
     if (batch.events.length === 1) {
       this.forEachWatcherOf(batch.events[0].kv.key, (w) => this.enqueue(w, batch, true));
       return;
@@ -307,6 +400,130 @@ export class MvccStore implements Store {
     }
     for (const [w, events] of perWatcher) {
       this.enqueue(w, events.length === batch.events.length ? batch : { revision: batch.revision, events }, true);
+    }
+  }
+
+  /**
+   * dispatch() with indexed directories: visits watchers in the same order (event by event, each key's
+   * directories from the root, each directory's watchers in seq order), and where a directory has an index,
+   * defers one segment for each run of its idle members between the unindexed watchers' drains.
+   */
+  private dispatchIndexed(batch: RevisionBatch): void {
+    const perWatcher = new Map<Watcher, StoreEvent[]>();
+    const passes = new Map<string, DirPass>();
+    const order: (Watcher | DirPass)[] = [];
+    for (const ev of batch.events) {
+      const key = ev.kv.key;
+      const visit = (dir: string): void => {
+        const idx = this.indexByDir.get(dir);
+        let pass: DirPass | undefined;
+        let firstVisit = false;
+        if (idx) {
+          pass = passes.get(dir);
+          if (!pass) {
+            passes.set(dir, (pass = { idx, plain: [], events: [] }));
+            order.push(pass);
+            firstVisit = true;
+          }
+          pass.events.push(ev);
+        }
+        const set = this.watchersByDir.get(dir);
+        if (!set) return;
+        for (const w of set) {
+          if (w.prefix.length !== dir.length && !key.startsWith(w.prefix)) continue;
+          const list = perWatcher.get(w);
+          if (list) list.push(ev);
+          else {
+            perWatcher.set(w, [ev]);
+            if (firstVisit) pass!.plain.push(w);
+            else order.push(w);
+          }
+        }
+      };
+      visit('');
+      for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) visit(key.slice(0, i + 1));
+    }
+    const part = (events: StoreEvent[]): RevisionBatch =>
+      events.length === batch.events.length ? batch : { revision: batch.revision, events };
+    for (const item of order) {
+      if (!('idx' in item)) {
+        this.enqueue(item, part(perWatcher.get(item)!), true);
+        continue;
+      }
+      const { idx, plain, events } = item;
+      // Members whose turn in a running segment has passed are idle before this write, as their drains were.
+      idx.settleRunning();
+      idx.lastRevision = batch.revision;
+      let from = 0;
+      for (const p of plain) {
+        idx.scheduleIdle(from, p.seq, () => this.newSegment(idx, from, p.seq));
+        from = p.seq;
+        this.enqueue(p, part(perWatcher.get(p)!), true);
+      }
+      idx.scheduleIdle(from, Infinity, () => this.newSegment(idx, from, Infinity));
+      const dirBatch = part(events);
+      for (const w of idx.membersFor(events, this.clock.now())) this.enqueue(w, dirBatch, true);
+    }
+  }
+
+  /** A segment task of the directory's index, deferred now: its place in the FIFO is its members' drains'. */
+  private newSegment(idx: DirWatcherIndex<Watcher>, lo: number, hi: number): DeliverySegment<Watcher> {
+    const seg: DeliverySegment<Watcher> = { lo, hi, state: SegmentState.Pending, cursor: -1, work: [], next: 0 };
+    this.clock.defer(() => this.runSegment(idx, seg), 'store watch delivery');
+    return seg;
+  }
+
+  /** Drains the segment's members that have batches queued, in seq order; the rest had nothing to deliver. */
+  private runSegment(idx: DirWatcherIndex<Watcher>, seg: DeliverySegment<Watcher>): void {
+    seg.state = SegmentState.Running;
+    idx.running = seg;
+    seg.work.sort(bySeq);
+    let completed = false;
+    try {
+      for (; seg.next < seg.work.length; seg.next++) {
+        const w = seg.work[seg.next];
+        if (w.segment !== seg) continue;
+        seg.cursor = w.seq;
+        w.segment = undefined;
+        if (w.active) this.drain(w);
+      }
+      completed = true;
+    } finally {
+      if (completed) {
+        idx.finish(seg);
+        // Its last member left while it ran: the directory goes back to the unindexed path.
+        if (idx.size === 0 && this.indexByDir.get(idx.dir) === idx) this.indexByDir.delete(idx.dir);
+      } else {
+        // A handler threw: the members after it keep their place in this segment, run again later.
+        idx.settleRunning();
+        idx.running = undefined;
+        seg.state = SegmentState.Pending;
+        seg.work = seg.work.slice(seg.next + 1);
+        seg.next = 0;
+        seg.cursor = -1;
+        this.clock.defer(() => this.runSegment(idx, seg), 'store watch delivery');
+      }
+    }
+  }
+
+  /** An indexed watcher with batches queued joins the segment its drain is scheduled in (alone if it is idle). */
+  private placeIndexed(w: Watcher): void {
+    if (w.segment) return;
+    const idx = w.dirIndex!;
+    idx.settleRunning();
+    let seg = idx.segmentOf(w);
+    if (!seg) {
+      seg = this.newSegment(idx, w.seq, w.seq + 1);
+      idx.scheduleAlone(w, seg);
+    }
+    w.segment = seg;
+    if (seg.state === SegmentState.Running) {
+      // Members after the cursor are still to come: keep the rest of the work list in seq order.
+      let i = seg.next + 1;
+      while (i < seg.work.length && seg.work[i].seq < w.seq) i++;
+      seg.work.splice(i, 0, w);
+    } else {
+      seg.work.push(w);
     }
   }
 
@@ -337,7 +554,8 @@ export class MvccStore implements Store {
       }
       return;
     }
-    if (!w.scheduled) {
+    if (w.dirIndex) this.placeIndexed(w);
+    else if (!w.scheduled) {
       w.scheduled = true;
       this.clock.defer(w.drainTask, 'store watch delivery');
     }
@@ -358,7 +576,15 @@ export class MvccStore implements Store {
         w.handler(batch);
       }
     } finally {
-      if (w.active) {
+      if (w.active && w.dirIndex) {
+        w.dirIndex.refreshDue(w, this.clock.now());
+        if (w.head === w.queue.length) {
+          w.queue.length = 0;
+          w.head = 0;
+        } else {
+          this.placeIndexed(w);
+        }
+      } else if (w.active) {
         if (w.head === w.queue.length) {
           w.queue.length = 0;
           w.head = 0;
@@ -382,6 +608,11 @@ export class MvccStore implements Store {
     w.queue = [];
     w.head = 0;
     w.pendingEvents = 0;
+    const idx = w.dirIndex;
+    if (idx) {
+      idx.remove(w);
+      if (idx.size === 0 && !idx.running && this.indexByDir.get(w.dir) === idx) this.indexByDir.delete(w.dir);
+    }
     const set = this.watchersByDir.get(w.dir);
     if (set) {
       set.delete(w);
@@ -389,6 +620,10 @@ export class MvccStore implements Store {
     }
     this.watchers--;
   }
+}
+
+function bySeq(a: { seq: number }, b: { seq: number }): number {
+  return a.seq - b.seq;
 }
 
 function byKey(a: KeyValue, b: KeyValue): number {

@@ -58,6 +58,30 @@ export interface WatchOptions {
   afterRevision: number;
   /** When set, deliver only events whose key starts with this prefix. */
   prefix?: string;
+  /**
+   * Optional: the watcher selects objects by one exact value (a field selector such as spec.nodeName=node-1).
+   * The store then hands it only the revisions in which some object's old or new value is that value (and,
+   * while `quietBatchesFrom` says so, revisions with nothing for it), instead of every revision under the
+   * prefix. Nothing else changes: the batches it receives, their order and their order relative to other
+   * watchers are those an unindexed watcher would get, less the ones that carry nothing for it. Used only
+   * when the prefix is a directory (ends in '/'); otherwise ignored.
+   */
+  index?: WatchIndex;
+}
+
+/** See WatchOptions.index. */
+export interface WatchIndex {
+  /** Watchers of one prefix that give the same name must give the same valueOf (e.g. 'spec.nodeName'). */
+  name: string;
+  /** The value this watcher selects. */
+  value: string;
+  /** An object's value under this name ('' when it has none). Called for stored values, which never change. */
+  valueOf(object: KubeObject): string;
+  /**
+   * The clock time from which the watcher also wants revisions that carry nothing for it (a periodic bookmark),
+   * read again after every delivery to it; Infinity or absent: never. It may be early, never late.
+   */
+  quietBatchesFrom?(): number;
 }
 
 export interface StoreWatch {

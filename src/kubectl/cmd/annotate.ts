@@ -1,6 +1,7 @@
 // kubectl annotate (k8s.io/kubectl/pkg/cmd/annotate, v1.32): add (KEY=VALUE, the value may contain "="),
 // overwrite (--overwrite) or remove (KEY-) annotations, as a JSON merge patch (field manager "kubectl-annotate").
 // Prints `pod/x annotated`; --list shows the annotations.
+import { setOwn } from '../../control-plane/apiserver/patch/json-value';
 import { goJson } from '../../control-plane/apiserver/printers/go-json';
 import { PatchType } from '../../shared/api/request';
 import type { KubeObject } from '../../shared/api/types';
@@ -46,7 +47,7 @@ function parsePairs(pairs: string[], pairType: string): { add: Record<string, st
   for (const p of pairs) {
     if (p.includes('=') && p[0] !== '=') {
       const eq = p.indexOf('=');
-      add[p.slice(0, eq)] = p.slice(eq + 1);
+      setOwn(add, p.slice(0, eq), p.slice(eq + 1));
     } else if (p.endsWith('-') && p !== '-') {
       remove.push(p.slice(0, -1));
     } else {

@@ -1,5 +1,6 @@
 // kubectl create configmap NAME --from-literal=k=v… (pkg/cmd/create/create_configmap.go, v1.32). Files are not
 // readable from the browser console, so --from-file and --from-env-file are not offered.
+import { setOwn } from '../../control-plane/apiserver/patch/json-value';
 import { isConfigMapKey } from '../../shared/lib/validation';
 import type { CommandSpec } from '../cli/command';
 import { CommandError } from '../resource-builder';
@@ -30,7 +31,7 @@ export const createConfigMapCommand: CommandSpec = {
         const errs = isConfigMapKey(key);
         if (errs.length > 0) throw new CommandError(`${JSON.stringify(key)} is not a valid key name for a ConfigMap: ${errs.join(',')}`);
         if (Object.hasOwn(data, key)) throw new CommandError(`cannot add key ${JSON.stringify(key)}, another key by that name already exists in Data for ConfigMap ${JSON.stringify(name)}`);
-        data[key] = value;
+        setOwn(data, key, value);
       }
       const configMap = {
         kind: 'ConfigMap',
@@ -52,6 +53,6 @@ export function parseLiteralSource(source: string): [string, string] {
 /** A Go map as encoding/json writes it: keys sorted. */
 export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
-  for (const k of Object.keys(record).sort()) out[k] = record[k];
+  for (const k of Object.keys(record).sort()) setOwn(out, k, record[k]);
   return out;
 }

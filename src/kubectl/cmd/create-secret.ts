@@ -1,5 +1,6 @@
 // kubectl create secret generic NAME --from-literal=k=v… [--type] (pkg/cmd/create/create_secret.go, v1.32):
 // values are base64-encoded into data; the type is left to the server's default (Opaque) unless --type is given.
+import { setOwn } from '../../control-plane/apiserver/patch/json-value';
 import { isConfigMapKey } from '../../shared/lib/validation';
 import type { CommandSpec } from '../cli/command';
 import { CommandError } from '../resource-builder';
@@ -31,7 +32,7 @@ export const createSecretGenericCommand: CommandSpec = {
         const errs = isConfigMapKey(key);
         if (errs.length > 0) throw new CommandError(`${JSON.stringify(key)} is not valid key name for a Secret ${errs.join(';')}`);
         if (Object.hasOwn(data, key)) throw new CommandError(`cannot add key ${key}, another key by that name already exists`);
-        data[key] = base64(value);
+        setOwn(data, key, base64(value));
       }
       const type = stringFlag(flags, 'type');
       const secret = {

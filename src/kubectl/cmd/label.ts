@@ -1,6 +1,7 @@
 // kubectl label (k8s.io/kubectl/pkg/cmd/label, v1.32): add (KEY=VALUE), overwrite (--overwrite) or remove (KEY-)
 // labels on objects named by TYPE NAME, TYPE/NAME, -f, -l or --all, with a JSON merge patch of the label change
 // (field manager "kubectl-label"). Prints `pod/x labeled` (`unlabeled`, `not labeled`); --list shows the labels.
+import { getOwn, setOwn } from '../../control-plane/apiserver/patch/json-value';
 import { goJson } from '../../control-plane/apiserver/printers/go-json';
 import { PatchType } from '../../shared/api/request';
 import type { KubeObject } from '../../shared/api/types';
@@ -64,7 +65,7 @@ function parseLabels(spec: string[]): { add: Record<string, string>; remove: str
       if (parts.length !== 2) throw new CommandError(`invalid label spec: ${s}`);
       const errs = isValidLabelValue(parts[1]);
       if (errs.length > 0) throw new CommandError(`invalid label value: ${JSON.stringify(s)}: ${errs.join(';')}`);
-      add[parts[0]] = parts[1];
+      setOwn(add, parts[0], parts[1]);
     } else if (s.endsWith('-')) {
       remove.push(s.slice(0, -1));
     } else {
@@ -81,16 +82,16 @@ export function createMergePatch(from: unknown, to: unknown): Record<string, unk
   const a = (from ?? {}) as Record<string, unknown>;
   const b = (to ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(b)) {
-    const x = a[key];
+    const x = getOwn(a, key);
     const y = b[key];
     if (isPlainObject(x) && isPlainObject(y)) {
       const sub = createMergePatch(x, y);
-      if (Object.keys(sub).length > 0) patch[key] = sub;
+      if (Object.keys(sub).length > 0) setOwn(patch, key, sub);
     } else if (!Object.hasOwn(a, key) || goJson(x) !== goJson(y)) {
-      patch[key] = y;
+      setOwn(patch, key, y);
     }
   }
-  for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) patch[key] = null;
+  for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) setOwn(patch, key, null);
   return patch;
 }
 

@@ -4,7 +4,7 @@
 import type { ResourceRegistry, ResourceType } from '../../shared/api/resources';
 import { parseApiVersion, type KubeObject } from '../../shared/api/types';
 import { parseManifests, parseYamlDocument } from '../../shared/lib/yaml';
-import { deepEqual, isJsonObject, type JsonObject, type JsonValue } from '../../control-plane/apiserver/patch/json-value';
+import { deepEqual, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../control-plane/apiserver/patch/json-value';
 
 export interface EditReason {
   head: string;
@@ -116,17 +116,17 @@ export function createMergePatch(original: JsonValue, modified: JsonValue): Json
   for (const key of Object.keys(modified)) {
     const m = modified[key];
     if (!Object.hasOwn(original, key)) {
-      patch[key] = m;
+      setOwn(patch, key, m);
       continue;
     }
     const o = original[key];
     if (isJsonObject(o) && isJsonObject(m)) {
       const sub = createMergePatch(o, m) as JsonObject;
-      if (Object.keys(sub).length > 0) patch[key] = sub;
+      if (Object.keys(sub).length > 0) setOwn(patch, key, sub);
     } else if (!deepEqual(o, m)) {
-      patch[key] = m;
+      setOwn(patch, key, m);
     }
   }
-  for (const key of Object.keys(original)) if (!Object.hasOwn(modified, key)) patch[key] = null;
+  for (const key of Object.keys(original)) if (!Object.hasOwn(modified, key)) setOwn(patch, key, null);
   return patch;
 }

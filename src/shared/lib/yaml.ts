@@ -23,7 +23,11 @@ export const yamlLimits = {
   /** kube-apiserver's request body limit. */
   maxBytes: 3 * 1024 * 1024,
   maxDocuments: 500,
-  maxDepth: 1000,
+  /**
+   * Well above real manifests (~20 levels; deep CRD schemas ~40) and well below the depth at which the YAML
+   * composer's recursion overflows a worker's stack (~800 flow levels in V8), so the limit's text is what users see.
+   */
+  maxDepth: 200,
   /** Alias expansions before yaml refuses the input as a resource-exhaustion attack. */
   maxAliasCount: 100,
 } as const;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/types';
 import type { ObjectChange, ObjectDiff } from './diff';
-import { applyDiff, changeFromWatchEvent, emptyDiff, isEmptyDiff, objectKey, recordChange, squash } from './diff';
+import { applyDiff, changeFromWatchEvent, emptyDiff, fitsWithin, isEmptyDiff, objectKey, recordChange, squash, takeWithin } from './diff';
 
 function cm(name: string, rv: number, namespace = 'default'): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, resourceVersion: String(rv) } };
@@ -120,5 +120,33 @@ describe('applyDiff', () => {
     const next = applyDiff(start, diffOf(removed(cm('a', 2)), added(cm('b', 3))));
     expect([...next.keys()]).toEqual(['default/b']);
     expect([...start.keys()]).toEqual(['default/a']);
+  });
+});
+
+describe('takeWithin / fitsWithin', () => {
+  const obj = (name: string, n: number): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { x: 'y'.repeat(n) } });
+  const size = (_key: string, o: KubeObject) => JSON.stringify(o).length;
+
+  it('takes removals, then additions, then updates, up to the budget, and leaves the rest pending', () => {
+    const pending = { added: { a: obj('a', 100), b: obj('b', 100) }, updated: { u: obj('u', 100) }, removed: { r: obj('r', 10) } };
+    const one = size('', obj('a', 100));
+    const taken = takeWithin(pending, size('', obj('r', 10)) + one, size, true);
+    expect(Object.keys(taken.diff.removed)).toEqual(['r']);
+    expect(Object.keys(taken.diff.added)).toEqual(['a']);
+    expect(taken.more).toBe(true);
+    expect(Object.keys(pending.added)).toEqual(['b']);
+    expect(Object.keys(pending.updated)).toEqual(['u']);
+    expect(pending.removed).toEqual({});
+    expect(fitsWithin(pending, 2 * one, size)).toBe(true);
+    expect(fitsWithin(pending, 2 * one - 1, size)).toBe(false);
+  });
+
+  it('takes one oversized change only when asked to', () => {
+    const pending = { added: { big: obj('big', 5_000) }, updated: {}, removed: {} };
+    expect(isEmptyDiff(takeWithin(pending, 100, size, false).diff)).toBe(true);
+    const taken = takeWithin(pending, 100, size, true);
+    expect(Object.keys(taken.diff.added)).toEqual(['big']);
+    expect(taken.more).toBe(false);
+    expect(isEmptyDiff(pending)).toBe(true);
   });
 });

@@ -108,3 +108,59 @@ export function applyDiff<T>(current: ReadonlyMap<string, T>, diff: ObjectDiff<T
   for (const [key, object] of Object.entries(diff.updated)) next.set(key, object);
   return next;
 }
+
+/** What takeWithin moved out of a pending diff, and its estimated wire size. */
+export interface TakenDiff<T> {
+  diff: ObjectDiff<T>;
+  bytes: number;
+  /** Whether changes are left behind in the pending diff for a later batch. */
+  more: boolean;
+}
+
+/**
+ * Moves changes out of `pending` (in place) into a new diff until their estimated size reaches `budget`: removals
+ * first (small, and they free the receiver's memory), then additions, then updates, each oldest first. Whatever
+ * does not fit stays in `pending`, where later changes to the same key keep squashing into it (recordChange), so
+ * a backlog is bounded by the number of distinct keys, never by the number of events. Keys are independent: a
+ * receiver that applied any subset holds, per key, either its old state or the latest one. With `atLeastOne`, one
+ * change is taken even when it alone is over the budget, so an object larger than the budget still gets through.
+ */
+export function takeWithin<T>(pending: ObjectDiff<T>, budget: number, sizeOf: (key: string, object: T) => number, atLeastOne: boolean): TakenDiff<T> {
+  const out = emptyDiff<T>();
+  let bytes = 0;
+  let taken = 0;
+  let more = false;
+  for (const part of ['removed', 'added', 'updated'] as const) {
+    const from = pending[part];
+    const keys: string[] = [];
+    for (const key in from) {
+      const size = sizeOf(key, from[key]);
+      if (bytes + size > budget && !(atLeastOne && taken === 0)) {
+        more = true;
+        break;
+      }
+      bytes += size;
+      taken++;
+      keys.push(key);
+    }
+    for (const key of keys) {
+      out[part][key] = from[key];
+      delete from[key];
+    }
+    if (more) break;
+  }
+  return { diff: out, bytes, more };
+}
+
+/** Whether every change in `diff` fits in `budget` bytes (stops measuring as soon as it does not). */
+export function fitsWithin<T>(diff: ObjectDiff<T>, budget: number, sizeOf: (key: string, object: T) => number): boolean {
+  let bytes = 0;
+  for (const part of ['removed', 'added', 'updated'] as const) {
+    const from = diff[part];
+    for (const key in from) {
+      bytes += sizeOf(key, from[key]);
+      if (bytes > budget) return false;
+    }
+  }
+  return true;
+}

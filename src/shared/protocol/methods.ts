@@ -5,6 +5,7 @@ import type { ResourceType } from '../api/resources';
 import type { Status } from '../api/status';
 import type { KubeObject } from '../api/types';
 import type { TrafficParams, TrafficResult, WorkloadLoad } from './network';
+import type { PlaygroundLimitsView } from './limits';
 import type { ClusterSettings, ClusterSettingsView, ComponentsSnapshot, DecisionsParams, SchedulingDecisionView, WhyParams, WhyResult } from './introspection';
 
 export const SimAction = { Pause: 'pause', Resume: 'resume', Step: 'step', Speed: 'speed' } as const;
@@ -201,6 +202,8 @@ export interface Methods {
   'cluster/settings': () => ClusterSettingsView;
   /** Changes some settings; they apply at once and persist with the cluster. */
   'cluster/configure': (params: Partial<ClusterSettings>) => ClusterSettingsView;
+  /** kubeplay's playground-wide caps with the current usage (src/worker/limits.ts). */
+  'cluster/limits': () => PlaygroundLimitsView;
   /** Sends one HTTP request through the simulated data plane (DNS, kube-proxy, Ingress, NetworkPolicy) and answers what came back. */
   'net/request': (params: TrafficParams) => TrafficResult;
   /** Sets one workload's simulated load (0 removes it); answers every load in effect. Persists with the cluster. */

@@ -1,7 +1,7 @@
 // The worker-fed slice: every object the UI knows, per resource, exactly as the watch batches delivered it.
-// applyBatch is its only writer. Maps are replaced, never mutated, so selectors see new identities.
+// applyBatch / applyBatches are its only writers. Maps are replaced, never mutated once published, so selectors
+// see new identities for the resources that changed and the same identities for the rest.
 import type { KubeObject } from '../../shared/api/types';
-import { applyDiff } from '../../shared/protocol/diff';
 import type { WatchBatch } from '../../shared/protocol/messages';
 import type { StateCreator } from 'zustand';
 import type { AppState } from './store';
@@ -12,28 +12,59 @@ export interface ResourceObjects {
   resourceVersion: string;
 }
 
+/** One watch batch for one resource ("group/resource"), as cluster-sync queues them between two frames. */
+export interface KeyedBatch {
+  resourceKey: string;
+  batch: WatchBatch;
+}
+
 export interface ObjectsSlice {
   /** Keyed by "group/resource" ("/configmaps", "apps/deployments"). */
   resources: Readonly<Record<string, ResourceObjects>>;
   applyBatch(resourceKey: string, batch: WatchBatch): void;
+  /**
+   * Applies batches in order as one store update (one render however many arrived). `before` is called with
+   * each batch and the resource's objects just before it, e.g. for the object history.
+   */
+  applyBatches(batches: readonly KeyedBatch[], before?: (item: KeyedBatch, objects: ReadonlyMap<string, KubeObject> | undefined) => void): void;
 }
 
 export function resourceKey(group: string, resource: string): string {
   return `${group}/${resource}`;
 }
 
-export const createObjectsSlice: StateCreator<AppState, [], [], ObjectsSlice> = (set) => ({
+export const createObjectsSlice: StateCreator<AppState, [], [], ObjectsSlice> = (set, get) => ({
   resources: {},
   applyBatch(key, batch) {
+    get().applyBatches([{ resourceKey: key, batch }]);
+  },
+  applyBatches(batches, before) {
+    if (batches.length === 0) return;
     set((state) => {
-      // A relist is a replacement: what this resource held before is dropped, the batch's added is all of it.
-      const base = batch.relist ? new Map<string, KubeObject>() : (state.resources[key]?.objects ?? new Map<string, KubeObject>());
-      return {
-        resources: {
-          ...state.resources,
-          [key]: { objects: applyDiff(base, batch.diff), resourceVersion: batch.resourceVersion },
-        },
-      };
+      // Each changed resource's map is copied once per call, then written in place until published.
+      const drafts = new Map<string, { objects: Map<string, KubeObject>; resourceVersion: string }>();
+      for (const item of batches) {
+        const { resourceKey: key, batch } = item;
+        let draft = drafts.get(key);
+        before?.(item, draft?.objects ?? state.resources[key]?.objects);
+        if (batch.relist) {
+          // A relist is a replacement: what this resource held before is dropped, the batch's added is all of it.
+          draft = { objects: new Map(), resourceVersion: batch.resourceVersion };
+          drafts.set(key, draft);
+        } else if (!draft) {
+          draft = { objects: new Map(state.resources[key]?.objects ?? []), resourceVersion: batch.resourceVersion };
+          drafts.set(key, draft);
+        }
+        const { objects } = draft;
+        const { diff } = batch;
+        for (const k in diff.removed) objects.delete(k);
+        for (const k in diff.added) objects.set(k, diff.added[k]);
+        for (const k in diff.updated) objects.set(k, diff.updated[k]);
+        draft.resourceVersion = batch.resourceVersion;
+      }
+      const resources: Record<string, ResourceObjects> = { ...state.resources };
+      for (const [key, draft] of drafts) resources[key] = draft;
+      return { resources };
     });
   },
 });

@@ -23,15 +23,28 @@ export interface ObjectRow {
 
 let lastResources: AppState['resources'] | undefined;
 let lastRows: ObjectRow[] = [];
+/** Each resource's rows, sorted, kept while its map keeps its identity (a batch changes one or two resources). */
+const rowsOfResource = new Map<string, { view: ResourceObjects; rows: ObjectRow[] }>();
+
+const byRowOrder = (a: ObjectRow, b: ObjectRow) => cmp(a.kind, b.kind) || cmp(a.namespace, b.namespace) || cmp(a.name, b.name) || cmp(a.id, b.id);
 
 /** Every object of every watched resource, sorted by kind, namespace, name. */
 export function selectObjectRows(state: AppState): ObjectRow[] {
   if (state.resources === lastResources) return lastRows;
-  const rows: ObjectRow[] = [];
+  const runs: ObjectRow[][] = [];
   for (const [resourceKey, view] of Object.entries(state.resources) as [string, ResourceObjects][]) {
-    for (const [key, obj] of view.objects) rows.push(rowOf(resourceKey, key, obj));
+    let cached = rowsOfResource.get(resourceKey);
+    if (cached?.view !== view) {
+      const rows: ObjectRow[] = [];
+      for (const [key, obj] of view.objects) rows.push(rowOf(resourceKey, key, obj));
+      rowsOfResource.set(resourceKey, (cached = { view, rows: rows.sort(byRowOrder) }));
+    }
+    if (cached.rows.length > 0) runs.push(cached.rows);
   }
-  rows.sort((a, b) => cmp(a.kind, b.kind) || cmp(a.namespace, b.namespace) || cmp(a.name, b.name) || cmp(a.id, b.id));
+  for (const key of rowsOfResource.keys()) if (!(key in state.resources)) rowsOfResource.delete(key);
+  // Sorted runs laid end to end by their first row: the final sort (a merge sort over runs) is nearly linear.
+  runs.sort((a, b) => byRowOrder(a[0], b[0]));
+  const rows = runs.flat().sort(byRowOrder);
   lastResources = state.resources;
   lastRows = rows;
   return rows;
@@ -113,28 +126,38 @@ export function selectEventRows(state: AppState): EventRow[] {
   if (view === lastEvents) return lastEventRows;
   const rows: EventRow[] = [];
   for (const [key, e] of view?.objects ?? []) {
-    const ev = e as KubeObject & {
-      type?: string;
-      reason?: string;
-      message?: string;
-      count?: number;
-      lastTimestamp?: string;
-      eventTime?: string;
-      involvedObject?: { kind?: string; namespace?: string; name?: string; uid?: string };
-    };
-    rows.push({
-      id: key,
-      time: ev.lastTimestamp ?? ev.eventTime ?? ev.metadata.creationTimestamp ?? '',
-      type: ev.type ?? '',
-      reason: ev.reason ?? '',
-      object: `${(ev.involvedObject?.kind ?? '').toLowerCase()}/${ev.involvedObject?.name ?? ''}`,
-      involved: ev.involvedObject ?? {},
-      message: ev.message ?? '',
-      count: ev.count ?? 1,
-    });
+    let row = eventRowCache.get(e);
+    if (!row || row.id !== key) eventRowCache.set(e, (row = toEventRow(key, e)));
+    rows.push(row);
   }
+  // Map order is mostly arrival order, nearly sorted by time already: the sort is close to linear.
   rows.sort((a, b) => cmp(a.time, b.time) || cmp(a.id, b.id));
   lastEvents = view;
   lastEventRows = rows;
   return rows;
+}
+
+// An Event object that did not change keeps its row (the same identity), so rebuilding the list is cheap.
+const eventRowCache = new WeakMap<KubeObject, EventRow>();
+
+function toEventRow(key: string, e: KubeObject): EventRow {
+  const ev = e as KubeObject & {
+    type?: string;
+    reason?: string;
+    message?: string;
+    count?: number;
+    lastTimestamp?: string;
+    eventTime?: string;
+    involvedObject?: { kind?: string; namespace?: string; name?: string; uid?: string };
+  };
+  return {
+    id: key,
+    time: ev.lastTimestamp ?? ev.eventTime ?? ev.metadata.creationTimestamp ?? '',
+    type: ev.type ?? '',
+    reason: ev.reason ?? '',
+    object: `${(ev.involvedObject?.kind ?? '').toLowerCase()}/${ev.involvedObject?.name ?? ''}`,
+    involved: ev.involvedObject ?? {},
+    message: ev.message ?? '',
+    count: ev.count ?? 1,
+  };
 }

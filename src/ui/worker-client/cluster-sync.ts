@@ -2,8 +2,11 @@
 // each batch handed to the slice's single writer, and the simulated clock polled for the header.
 import type { ResourceType } from '../../shared/api/resources';
 import type { ProtocolClient } from '../../shared/protocol/client';
+import type { WatchBatch } from '../../shared/protocol/messages';
 import type { AppStore } from '../state/store';
+import type { KeyedBatch } from '../state/objects-slice';
 import { resourceKey } from '../state/objects-slice';
+import type { ObjectHistory } from '../state/object-history';
 import { objectHistory } from '../state/object-history';
 
 /**
@@ -18,18 +21,48 @@ export function watchableResources(resources: readonly ResourceType[]): Resource
   return resources.filter((rt) => rt.verbs.includes('list') && rt.verbs.includes('watch') && !isDuplicateView(rt));
 }
 
+function nextFrame(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => fn());
+  else setTimeout(fn, 0);
+}
+
+export interface BatchApplier {
+  /** Queues a batch; it is applied on the next frame, with every other batch that arrived before it. */
+  push(resourceKey: string, batch: WatchBatch): void;
+  /** Applies what is queued now. */
+  flush(): void;
+}
+
+/**
+ * Collects the batches of every subscription that arrive between two frames and applies them in one store
+ * update at the start of the next frame: one React render per frame instead of one per message, and it runs
+ * before the batches are acknowledged (the protocol client acks on the same frame, after this).
+ */
+export function createBatchApplier(store: AppStore, scheduleFrame: (fn: () => void) => void = nextFrame, history: ObjectHistory = objectHistory): BatchApplier {
+  let queue: KeyedBatch[] = [];
+  const flush = () => {
+    if (queue.length === 0) return;
+    const batches = queue;
+    queue = [];
+    store.getState().applyBatches(batches, (item, before) => history.record(item.resourceKey, item.batch, before));
+  };
+  return {
+    push(key, batch) {
+      if (queue.length === 0) scheduleFrame(flush);
+      queue.push({ resourceKey: key, batch });
+    },
+    flush,
+  };
+}
+
 /** Subscribes to every watchable resource; returns a function that unsubscribes them all. */
-export async function syncObjects(client: ProtocolClient, store: AppStore, onError: (message: string) => void): Promise<() => void> {
+export async function syncObjects(client: ProtocolClient, store: AppStore, onError: (message: string) => void, applier: BatchApplier = createBatchApplier(store)): Promise<() => void> {
   const { resources } = await client.call('api/discovery');
   const stops = watchableResources(resources).map((rt) =>
     client.watch(
       { verb: 'watch', group: rt.group, version: rt.version, resource: rt.resource },
       {
-        onBatch: (batch) => {
-          const key = resourceKey(rt.group, rt.resource);
-          objectHistory.record(key, batch, store.getState().resources[key]?.objects);
-          store.getState().applyBatch(key, batch);
-        },
+        onBatch: (batch) => applier.push(resourceKey(rt.group, rt.resource), batch),
         onError: (status) => onError(`Watching ${rt.resource} stopped: ${status.message}`),
       },
     ),

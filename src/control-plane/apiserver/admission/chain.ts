@@ -8,6 +8,8 @@ import { defaultIngressClass } from './default-ingress-class';
 import { defaultTolerationSecondsPlugin, newDefaultTolerationSecondsPlugin } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import type { PlaygroundLimitsSource } from '../../config/live-playground-limits';
+import { PlaygroundLimitsAdmission } from './playground-limits';
 import { PriorityAdmission } from './priority';
 import { ResourceQuotaAdmission } from './resource-quota';
 import { ServiceAccountAdmission } from './service-account';
@@ -21,6 +23,11 @@ export interface AdmissionChain {
 export interface AdmissionFlags {
   /** --default-not-ready-toleration-seconds / --default-unreachable-toleration-seconds. Default 300. */
   defaultTolerationSeconds?: () => number;
+  /**
+   * kubeplay's own playground-wide caps (config/playground-limits.ts), enforced by the PlaygroundLimits plugin
+   * just before ResourceQuota. Absent: no caps (a bare API server in a test, a benchmark).
+   */
+  playgroundLimits?: PlaygroundLimitsSource;
 }
 
 /**
@@ -37,8 +44,14 @@ export function defaultAdmissionChain(rng?: () => number, flags: AdmissionFlags 
   return {
     // NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds, DefaultStorageClass, DefaultIngressClass.
     mutating: [namespaceLifecycle, limitRanger, serviceAccount, priority, defaultToleration, defaultStorageClass, defaultIngressClass],
-    // LimitRanger, ServiceAccount, Priority, ResourceQuota.
-    validating: [limitRanger, serviceAccount, priority, new ResourceQuotaAdmission()],
+    // LimitRanger, ServiceAccount, Priority, [PlaygroundLimits,] ResourceQuota.
+    validating: [
+      limitRanger,
+      serviceAccount,
+      priority,
+      ...(flags.playgroundLimits ? [new PlaygroundLimitsAdmission(flags.playgroundLimits)] : []),
+      new ResourceQuotaAdmission(),
+    ],
   };
 }
 

@@ -9,14 +9,17 @@
 // Bookmarks (allowWatchBookmarks) carry only a resourceVersion: sent when a revision had nothing for this
 // watcher and a minute has passed since the last delivery, or on demand. sendInitialEvents ends the initial
 // state with a BOOKMARK annotated k8s.io/initial-events-end: "true".
+// A field selector with an exact requirement (spec.nodeName=node-1, as every kubelet's) indexes the watch in the
+// store, so a write reaches it only when its object had or has that value; while a bookmark may be due it gets
+// every revision again, as the bookmark rule above needs.
 import { newTooLargeResourceVersion, newTooOldResourceVersion, toStatus, type Status } from '../../../shared/api/status';
 import { formatApiVersion, WatchEventType, type KubeObject, type WatchEvent } from '../../../shared/api/types';
 import { TraceKind } from '../../../shared/protocol/trace';
 import { resourcePrefix } from '../../store/keys';
-import { StoreEventType, type RevisionBatch, type StoreWatch } from '../../store/types';
+import { StoreEventType, type RevisionBatch, type StoreWatch, type WatchIndex, type WatchOptions } from '../../store/types';
 import type { ResourceContext } from '../pipeline/context';
 import { storedView } from '../storage/object-codec';
-import { parseSelection, selectionMatches } from '../storage/selection';
+import { exactFieldRequirement, parseSelection, selectionMatches, storedFieldValue } from '../storage/selection';
 import { newInvalid } from '../../../shared/api/status';
 import { fieldErr } from '../../../shared/api/field-errors';
 import { withCause } from '../../trace/trace-bus';
@@ -48,7 +51,7 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
   const apiVersion = formatApiVersion(ctx.rt.group, ctx.rt.version);
 
   let stopped = false;
-  let storeWatch: StoreWatch | undefined;
+  let storeWatch: (StoreWatch & { progressRevision?(): number }) | undefined;
   let lastDelivery = clock.now();
   let lastRevision = store.revision;
 
@@ -148,9 +151,17 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
     clock.defer(() => deliver(initial, startRevision, ctx.requestSeq || undefined), `watch ${watchId} initial events`);
   }
 
+  const exact = exactFieldRequirement(selection);
+  const index: WatchIndex | undefined = exact && {
+    name: `${ctx.rt.group}/${ctx.rt.resource} ${exact.field}`,
+    value: exact.value,
+    valueOf: (obj) => storedFieldValue(obj, exact.field, ctx.rt, ctx.strategy),
+    // A quiet revision matters only once a bookmark may be due (see onBatch).
+    quietBatchesFrom: () => (bookmarks && !stopped ? lastDelivery + bookmarkIntervalMs : Infinity),
+  };
   try {
-    storeWatch = (store.watch as (o: { afterRevision: number; prefix: string }, h: (b: RevisionBatch) => void, e?: (s: Status) => void) => StoreWatch)(
-      { afterRevision: startRevision, prefix },
+    storeWatch = (store.watch as (o: WatchOptions, h: (b: RevisionBatch) => void, e?: (s: Status) => void) => StoreWatch)(
+      index ? { afterRevision: startRevision, prefix, index } : { afterRevision: startRevision, prefix },
       onBatch,
       onError,
     );
@@ -165,8 +176,12 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
     stop,
     requestBookmark() {
       if (!bookmarks || stopped) return;
-      // The revision is read when the bookmark goes out, so it never precedes an event already delivered.
-      clock.defer(() => deliver([bookmark(lastRevision)], lastRevision), `watch ${watchId} bookmark`);
+      // The revision is read when the bookmark goes out, so it never precedes an event already delivered. An
+      // indexed watch also counts the revisions the store skipped for it.
+      clock.defer(() => {
+        const revision = Math.max(lastRevision, storeWatch?.progressRevision?.() ?? 0);
+        deliver([bookmark(revision)], revision);
+      }, `watch ${watchId} bookmark`);
     },
   };
 }

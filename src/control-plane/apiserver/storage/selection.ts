@@ -69,15 +69,35 @@ export function objectFields(obj: KubeObject, rt: ResourceType, strategy: Resour
  */
 const storedFieldsCache = new WeakMap<KubeObject, Record<string, string>>();
 
-/** Selection over a stored value (list and watch filter what the store holds, before copying). */
-export function selectionMatches(sel: Selection, obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): boolean {
-  if (sel.everything) return true;
-  if (!selectorMatches(sel.labels, obj.metadata?.labels ?? {})) return false;
-  if (sel.fields.requirements.length === 0) return true;
+function storedFields(obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): Record<string, string> {
   let fields = storedFieldsCache.get(obj);
   if (!fields) {
     fields = objectFields(obj, rt, strategy);
     storedFieldsCache.set(obj, fields);
   }
-  return fieldSelectorMatches(sel.fields, fields);
+  return fields;
+}
+
+/** Selection over a stored value (list and watch filter what the store holds, before copying). */
+export function selectionMatches(sel: Selection, obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): boolean {
+  if (sel.everything) return true;
+  if (!selectorMatches(sel.labels, obj.metadata?.labels ?? {})) return false;
+  if (sel.fields.requirements.length === 0) return true;
+  return fieldSelectorMatches(sel.fields, storedFields(obj, rt, strategy));
+}
+
+/**
+ * The exact field requirement a watch can be indexed by (the store's WatchOptions.index): the first `field=value`
+ * of the field selector. Every object the selection matches has that value, so a write whose object neither had
+ * nor has it cannot produce an event for the watcher.
+ */
+export function exactFieldRequirement(sel: Selection): { field: string; value: string } | undefined {
+  const r = sel.fields.requirements.find((req) => req.operator === '=');
+  return r ? { field: r.field, value: r.value } : undefined;
+}
+
+/** A stored value's field, as field selectors read it ('' when the object has no such field). */
+export function storedFieldValue(obj: KubeObject, field: string, rt: ResourceType, strategy: ResourceStrategy): string {
+  const fields = storedFields(obj, rt, strategy);
+  return Object.prototype.hasOwnProperty.call(fields, field) ? fields[field] : '';
 }

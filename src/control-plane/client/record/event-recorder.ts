@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../shared/api/types';
 import { rfc3339 } from '../../sim/clock';
 import type { Clock } from '../../sim/clock';
 import type { Client } from '../client';
+import { EventSourceObjectSpamFilter } from './spam-filter';
 
 export const EventType = { Normal: 'Normal', Warning: 'Warning' } as const;
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -45,6 +46,7 @@ function nextNameSequence(clock: Clock): number {
 export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
   private lastPrune = -Infinity;
+  private readonly spamFilter = new EventSourceObjectSpamFilter();
 
   constructor(
     private readonly options: { client: Client; clock: Clock; source: EventSource },
@@ -62,6 +64,8 @@ export class EventRecorder {
     const key = [source.component, source.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', fieldPath ?? '', type, reason, message].join('\u0000');
     const now = clock.now();
     const timestamp = rfc3339(now);
+    // client-go's EventCorrelator: 25 events per source + object, then one per 5 minutes; the rest are dropped.
+    if (this.spamFilter.filter(source, ref, now)) return;
     const previous = this.seen.get(key);
     try {
       if (previous && now - previous.lastSeenAt < aggregationWindowMs) {

@@ -426,7 +426,6 @@ export class NodeLifecycleController {
     }
 
     if (current) {
-      const pods = this.podLister.byIndex(NodeNameIndex, name);
       this.processTaintBaseEviction(node, observed);
       const needsRetry = this.nodesToRetry.has(name);
       const becameNotReady = current.status !== 'True' && observed.status === 'True';
@@ -436,7 +435,8 @@ export class NodeLifecycleController {
       }
       if (becameNotReady || (needsRetry && observed.status !== 'True')) {
         try {
-          this.markPodsNotReady(pods, name);
+          // The node's pods are only listed on a transition, not on every health check of every node.
+          this.markPodsNotReady(this.podLister.byIndex(NodeNameIndex, name), name);
         } catch {
           this.nodesToRetry.add(name);
           return;

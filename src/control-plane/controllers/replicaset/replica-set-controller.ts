@@ -40,8 +40,9 @@ import {
 } from '../shared/controller-utils';
 import { PodControl } from '../shared/pod-control';
 import { UIDTrackingControllerExpectations } from '../shared/uid-tracking-expectations';
-import { kindFor, type ReplicaSetKind, type ReplicaSetKindName, type ReplicaSetLike } from './replica-set-kind';
-import { calculateStatus, getPodsToDelete, updateReplicaSetStatus } from './replica-set-utils';
+import { kindFor, type ReplicaSetKind, type ReplicaSetKindName, type ReplicaSetLike, type ReplicaSetStatusLike } from './replica-set-kind';
+import { ReplicaSetPodSummaries } from './pod-summary';
+import { calculateStatus, getPodsToDelete, statusFromCounts, updateReplicaSetStatus } from './replica-set-utils';
 
 /** The most pods one sync creates or deletes (kube-controller-manager's BurstReplicas). */
 export const BurstReplicas = 500;
@@ -72,6 +73,7 @@ export class ReplicaSetController {
   private readonly podInformer: SharedInformer<Pod>;
   private readonly podLister: Lister<PodObj>;
   private readonly handlerRegistrations: { remove(): void }[] = [];
+  private readonly summaries: ReplicaSetPodSummaries;
 
   constructor(options: ReplicaSetControllerOptions) {
     this.kind = kindFor(options.kind);
@@ -86,6 +88,7 @@ export class ReplicaSetController {
     this.podInformer = options.informers.pods;
     this.podLister = this.podInformer.lister;
     ensureOrphanIndex(this.podInformer);
+    this.summaries = new ReplicaSetPodSummaries(this.podInformer.indexer);
     const recorder = new EventRecorder({ client: options.client, clock: options.clock, source: { component: this.kind.controllerName } });
     this.podControl = new PodControl(options.client, recorder);
 
@@ -125,6 +128,7 @@ export class ReplicaSetController {
   shutDown(): void {
     this.controller.shutDown();
     for (const r of this.handlerRegistrations.splice(0)) r.remove();
+    this.summaries.close();
   }
 
   // ---------------------------------------------------------------- event handlers
@@ -253,6 +257,7 @@ export class ReplicaSetController {
     const rs = this.rsLister.get(namespace, name);
     if (!rs) {
       this.expectations.deleteExpectations(key);
+      this.summaries.forget(key);
       return;
     }
     const rsNeedsSync = this.expectations.satisfiedExpectations(key);
@@ -264,22 +269,37 @@ export class ReplicaSetController {
       return;
     }
 
-    // Only our own pods (ownerUid index) and the namespace's orphans can be claimed: the same candidates as
-    // Kubernetes' full namespace list, found through indexes.
-    const candidates = this.candidatePods(rs);
-    let filteredPods = filterActivePods(candidates);
-    filteredPods = this.claimPods(rs, selector, filteredPods);
-
     let manageReplicasErr: unknown;
-    if (rsNeedsSync && !rs.metadata.deletionTimestamp) {
-      try {
-        this.manageReplicas(filteredPods, rs);
-      } catch (err) {
-        manageReplicasErr = err;
+    let newStatus: ReplicaSetStatusLike;
+    const mayManage = rsNeedsSync && !rs.metadata.deletionTimestamp;
+    const now = this.clock.now();
+    // Usually the pods' counts, kept current from the pod cache's changes, are all a sync needs: no adoption or
+    // release to make and no pods to choose for deletion. Otherwise the full path below lists and claims.
+    const counts = this.summaries.summarize(key, rs, selector, now);
+    if (counts && !(mayManage && counts.replicas > (rs.spec?.replicas ?? 1))) {
+      if (mayManage) {
+        try {
+          this.manageReplicas(counts.replicas, rs);
+        } catch (err) {
+          manageReplicasErr = err;
+        }
       }
+      newStatus = statusFromCounts(rs, counts, manageReplicasErr, now);
+    } else {
+      // Only our own pods (ownerUid index) and the namespace's orphans can be claimed: the same candidates as
+      // Kubernetes' full namespace list, found through indexes.
+      const candidates = this.candidatePods(rs);
+      let filteredPods = filterActivePods(candidates);
+      filteredPods = this.claimPods(rs, selector, filteredPods);
+      if (mayManage) {
+        try {
+          this.manageReplicas(filteredPods.length, rs, filteredPods);
+        } catch (err) {
+          manageReplicasErr = err;
+        }
+      }
+      newStatus = calculateStatus(rs, filteredPods, manageReplicasErr, now);
     }
-
-    const newStatus = calculateStatus(rs, filteredPods, manageReplicasErr, this.clock.now());
     // Always updates status as pods come up or die.
     const updated = updateReplicaSetStatus(this.rsClient, rs, newStatus);
     // Resync after minReadySeconds as a last line of defence for pods turning available.
@@ -321,15 +341,18 @@ export class ReplicaSetController {
     return cm.claim(pods);
   }
 
-  /** manageReplicas: creates or deletes pods to reach spec.replicas. Throws the first failure. */
-  private manageReplicas(filteredPods: PodObj[], rs: ReplicaSetLike): void {
-    let diff = filteredPods.length - (rs.spec?.replicas ?? 1);
+  /**
+   * manageReplicas: creates or deletes pods to reach spec.replicas, from the number of claimed active pods (and,
+   * when there are too many, the pods themselves to choose from). Throws the first failure.
+   */
+  private manageReplicas(active: number, rs: ReplicaSetLike, filteredPods?: PodObj[]): void {
+    let diff = active - (rs.spec?.replicas ?? 1);
     const rsKey = metaNamespaceKeyFunc(rs);
     if (diff < 0) {
       diff = Math.min(-diff, this.burstReplicas);
       // Expect the creations before making them: their watch events may arrive before this sync ends.
       this.expectations.expectCreations(rsKey, diff);
-      this.emit(rs, 'create', diff, filteredPods.length);
+      this.emit(rs, 'create', diff, active);
       const controllerRef = newControllerRef(rs, this.kind.gvk);
       // Batch the creates: 1, 2, 4, … so that a controller that cannot create pods (quota, admission) fails
       // with one request instead of hundreds.
@@ -349,6 +372,7 @@ export class ReplicaSetController {
       return;
     }
     if (diff > 0) {
+      if (!filteredPods) throw new Error('manageReplicas: the pods to delete from are needed');
       diff = Math.min(diff, this.burstReplicas);
       const relatedPods = this.getIndirectlyRelatedPods(rs);
       // Choose which pods to delete, preferring those in earlier phases of startup.

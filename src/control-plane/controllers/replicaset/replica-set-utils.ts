@@ -40,9 +40,6 @@ export function removeCondition(status: ReplicaSetStatusLike, type: string): voi
  * manageReplicas adds ReplicaFailure (FailedCreate when short of pods, FailedDelete when over); success removes it.
  */
 export function calculateStatus(rs: ReplicaSetLike, filteredPods: readonly Pod[], manageReplicasErr: unknown, nowMs: number): ReplicaSetStatusLike {
-  // A shallow copy is enough: only top-level fields are set or deleted below, and conditions is replaced, never
-  // changed in place (setCondition, removeCondition).
-  const newStatus: ReplicaSetStatusLike = { ...(rs.status ?? {}) };
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
   let fullyLabeled = 0;
   let ready = 0;
@@ -55,10 +52,23 @@ export function calculateStatus(rs: ReplicaSetLike, filteredPods: readonly Pod[]
       if (isPodAvailable(pod, minReadySeconds, nowMs)) available++;
     }
   }
+  const counts = { replicas: filteredPods.length, fullyLabeledReplicas: fullyLabeled, readyReplicas: ready, availableReplicas: available };
+  return statusFromCounts(rs, counts, manageReplicasErr, nowMs);
+}
 
+/** calculateStatus's result from the counts over the claimed active pods (see ReplicaSetPodSummaries). */
+export function statusFromCounts(
+  rs: ReplicaSetLike,
+  counts: { replicas: number; fullyLabeledReplicas: number; readyReplicas: number; availableReplicas: number },
+  manageReplicasErr: unknown,
+  nowMs: number,
+): ReplicaSetStatusLike {
+  // A shallow copy is enough: only top-level fields are set or deleted below, and conditions is replaced, never
+  // changed in place (setCondition, removeCondition).
+  const newStatus: ReplicaSetStatusLike = { ...(rs.status ?? {}) };
   const failureCond = getCondition(rs.status, ReplicaSetReplicaFailure);
   if (manageReplicasErr !== undefined && !failureCond) {
-    const diff = filteredPods.length - (rs.spec?.replicas ?? 1);
+    const diff = counts.replicas - (rs.spec?.replicas ?? 1);
     const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
     const message = manageReplicasErr instanceof Error ? manageReplicasErr.message : String(manageReplicasErr);
     setCondition(newStatus, newReplicaSetCondition(ReplicaSetReplicaFailure, 'True', reason, message, nowMs));
@@ -66,10 +76,10 @@ export function calculateStatus(rs: ReplicaSetLike, filteredPods: readonly Pod[]
     removeCondition(newStatus, ReplicaSetReplicaFailure);
   }
 
-  newStatus.replicas = filteredPods.length;
-  setOmitEmpty(newStatus, 'fullyLabeledReplicas', fullyLabeled);
-  setOmitEmpty(newStatus, 'readyReplicas', ready);
-  setOmitEmpty(newStatus, 'availableReplicas', available);
+  newStatus.replicas = counts.replicas;
+  setOmitEmpty(newStatus, 'fullyLabeledReplicas', counts.fullyLabeledReplicas);
+  setOmitEmpty(newStatus, 'readyReplicas', counts.readyReplicas);
+  setOmitEmpty(newStatus, 'availableReplicas', counts.availableReplicas);
   return newStatus;
 }
 

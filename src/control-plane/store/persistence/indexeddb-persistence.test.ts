@@ -6,7 +6,8 @@ import { VirtualClock } from '../../sim/virtual-clock';
 import { MvccStore } from '../mvcc-store';
 import type { KeyValue } from '../types';
 import { IndexedDbPersistence } from './indexeddb-persistence';
-import { DB_VERSION, KV_STORE, META_STORE, MOD_REVISION_INDEX } from './indexeddb-schema';
+import { unwrap } from 'idb';
+import { DB_VERSION, KV_STORE, LOG_STORE, META_STORE, MOD_REVISION_INDEX, openKubeplayDb, SNAPSHOT_STORE } from './indexeddb-schema';
 import type { ClusterMeta } from './types';
 
 const cm = (name: string, v = '1'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { v } });
@@ -29,6 +30,15 @@ function openRaw(factory: IDBFactory, name: string, version?: number, upgrade?: 
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
+}
+
+async function seedV1(factory: IDBFactory, kvs: KeyValue[], metaRecord: { revision: number; clusterMeta?: ClusterMeta }): Promise<void> {
+  const v1 = await openRaw(factory, 'test', 1, (db) => db.createObjectStore('kv', { keyPath: 'key' }));
+  const seed = v1.transaction('kv', 'readwrite');
+  for (const kv of kvs) seed.objectStore('kv').put(kv);
+  seed.objectStore('kv').put({ key: 'meta', ...metaRecord });
+  await new Promise((resolve) => (seed.oncomplete = resolve));
+  v1.close();
 }
 
 function requestValue<T>(req: IDBRequest<T>): Promise<T> {
@@ -234,18 +244,10 @@ describe('IndexedDbPersistence', () => {
     const factory = new IDBFactory();
     const kvA: KeyValue = { key: key('a'), value: cm('a'), createRevision: 1, modRevision: 4, version: 2 };
     const kvB: KeyValue = { key: key('b'), value: cm('b'), createRevision: 3, modRevision: 3, version: 1 };
-    const v1 = await openRaw(factory, 'test', 1, (db) => db.createObjectStore('kv', { keyPath: 'key' }));
-    const seed = v1.transaction('kv', 'readwrite');
-    seed.objectStore('kv').put(kvA);
-    seed.objectStore('kv').put(kvB);
-    seed.objectStore('kv').put({ key: 'meta', revision: 6, clusterMeta: meta(77) });
-    await new Promise((resolve) => (seed.oncomplete = resolve));
-    v1.close();
+    await seedV1(factory, [kvA, kvB], { revision: 6, clusterMeta: meta(77) });
 
-    const snap = await persistence(factory).load();
-    expect(snap).toEqual({ schemaVersion: 2, revision: 6, kvs: [kvA, kvB], meta: meta(77) });
-
-    const v2 = await openRaw(factory, 'test');
+    // Only the 1 → 2 step (the app of that time); the next test goes on to the current version.
+    const v2 = unwrap(await openKubeplayDb(factory, 'test', {}, 2)) as IDBDatabase;
     expect(v2.version).toBe(2);
     expect([...v2.objectStoreNames].sort()).toEqual([KV_STORE, META_STORE]);
     const tx = v2.transaction([KV_STORE, META_STORE], 'readonly');
@@ -257,6 +259,26 @@ describe('IndexedDbPersistence', () => {
     v2.close();
   });
 
+  it('migrates version-1 and version-2 databases to compact records (version 3): same objects, revision and meta', async () => {
+    const factory = new IDBFactory();
+    const kvA: KeyValue = { key: key('a'), value: cm('a'), createRevision: 1, modRevision: 4, version: 2 };
+    const kvB: KeyValue = { key: key('b'), value: cm('b'), createRevision: 3, modRevision: 3, version: 1 };
+    await seedV1(factory, [kvA, kvB], { revision: 6, clusterMeta: meta(77) });
+    const snap = await persistence(factory).load();
+    expect(snap).toEqual({ schemaVersion: DB_VERSION, revision: 6, kvs: [kvA, kvB], meta: meta(77) });
+    const v3 = await openRaw(factory, 'test');
+    expect(v3.version).toBe(3);
+    expect([...v3.objectStoreNames].sort()).toEqual([LOG_STORE, META_STORE, SNAPSHOT_STORE]);
+    v3.close();
+
+    // From version 2 (stopping the first migration there), then on to 3.
+    const other = new IDBFactory();
+    await seedV1(other, [kvB], { revision: 3 });
+    (await openKubeplayDb(other, 'test', {}, 2)).close();
+    const fromV2 = await persistence(other).load();
+    expect(fromV2).toEqual({ schemaVersion: DB_VERSION, revision: 3, kvs: [kvB], meta: undefined });
+  });
+
   it('closes on versionchange so a newer version can open, and tells the owner', async () => {
     const factory = new IDBFactory();
     const reasons: string[] = [];
@@ -264,12 +286,151 @@ describe('IndexedDbPersistence', () => {
     const store = storeInto(p);
     put(store, 'a');
     await p.flush();
-    const newer = await openRaw(factory, 'test', 3); // would stay blocked if p kept its connection open
-    expect(newer.version).toBe(3);
+    const newer = await openRaw(factory, 'test', DB_VERSION + 1); // would stay blocked if p kept its connection open
+    expect(newer.version).toBe(DB_VERSION + 1);
     newer.close();
     expect(reasons).toEqual(['versionchange']);
     put(store, 'b');
     await expect(p.flush()).rejects.toThrow('IndexedDB connection closed (versionchange)');
     expect(p.pendingBatches).toBe(1);
+  });
+
+  describe('group commit and compact records', () => {
+    /** Counts the readwrite transactions opened from now on. */
+    function countWriteTransactions(): { count: number } {
+      const counter = { count: 0 };
+      const original = IDBDatabase.prototype.transaction;
+      vi.spyOn(IDBDatabase.prototype, 'transaction').mockImplementation(function (this: IDBDatabase, stores, mode, options) {
+        if (mode === 'readwrite') counter.count++;
+        return original.call(this, stores, mode, options);
+      });
+      return counter;
+    }
+
+    async function countRecords(factory: IDBFactory): Promise<{ log: number; snapshot: number }> {
+      const db = await openRaw(factory, 'test');
+      const tx = db.transaction([LOG_STORE, SNAPSHOT_STORE], 'readonly');
+      const [log, snapshot] = await Promise.all([requestValue(tx.objectStore(LOG_STORE).count()), requestValue(tx.objectStore(SNAPSHOT_STORE).count())]);
+      db.close();
+      return { log, snapshot };
+    }
+
+    it('writes 500 revisions committed in one go as one transaction and one log record; every ack waits for it', async () => {
+      const factory = new IDBFactory();
+      const p = persistence(factory, { minLogEntries: 10_000 });
+      await p.load();
+      const writes = countWriteTransactions();
+      const store = storeInto(p);
+      const acks: number[] = [];
+      const waiting: Promise<void>[] = [];
+      for (let i = 0; i < 500; i++) {
+        const rev = put(store, `cm-${i}`);
+        waiting.push(p.whenDurable(rev).then(() => void acks.push(rev)));
+      }
+      await Promise.resolve();
+      expect(acks).toEqual([]);
+      expect(p.durableRevision).toBe(0);
+      await Promise.all(waiting);
+      expect(writes.count).toBe(1);
+      expect(acks).toHaveLength(500);
+      expect(await countRecords(factory)).toEqual({ log: 1, snapshot: 0 });
+      const snap = await persistence(factory).load();
+      expect(snap?.revision).toBe(500);
+      expect(snap?.kvs).toEqual(store.range('').kvs);
+    });
+
+    it('a crash that drops the pending batch never loses an acknowledged write, and the revision never goes back', async () => {
+      const factory = new IDBFactory();
+      const p = persistence(factory, { minLogEntries: 4 });
+      await p.load();
+      const store = storeInto(p);
+      for (let i = 0; i < 6; i++) put(store, `cm-${i}`);
+      // The last acknowledged revision is a delete: no live key carries it, the meta does.
+      const acked = store.txn([], [{ type: 'delete', key: key('cm-5') }]).revision;
+      await p.whenDurable(acked);
+      put(store, 'lost');
+      const lost = p.whenDurable(store.revision);
+      p.close(); // the worker dies before the cycle holding 'lost' ran
+      await expect(lost).rejects.toThrow('persistence is closed');
+
+      const q = persistence(factory, { minLogEntries: 4 });
+      const snap = await q.load();
+      expect(snap?.revision).toBe(acked);
+      expect(snap?.kvs).toEqual(store.range('', acked).kvs);
+      const restored = new MvccStore({ clock: new VirtualClock(), snapshot: snap, onCommit: (b) => q.enqueue(b) });
+      const next = put(restored, 'after');
+      expect(next).toBe(acked + 1);
+      await q.whenDurable(next);
+      expect((await persistence(factory).load())?.revision).toBe(next);
+    });
+
+    it('compacts the log into a snapshot once it holds as many entries as there are live keys; a reload reads the same state', async () => {
+      const factory = new IDBFactory();
+      const p = persistence(factory, { minLogEntries: 8 });
+      await p.load();
+      const store = storeInto(p);
+      const cycles: Promise<void>[] = [];
+      // 12 cycles of 3 writes each: creates, then updates and deletes of earlier keys.
+      for (let c = 0; c < 12; c++) {
+        put(store, `new-${c}`);
+        if (c > 0) put(store, `new-${c - 1}`, String(c));
+        if (c > 1) store.txn([], [{ type: 'delete', key: key(`new-${c - 2}`) }]);
+        else put(store, `extra-${c}`);
+        cycles.push(p.whenDurable(store.revision));
+        await cycles[c];
+      }
+      const records = await countRecords(factory);
+      // Compacted at least once: the log holds fewer records than there were cycles, and a snapshot exists.
+      expect(records.snapshot).toBeGreaterThan(0);
+      expect(records.log).toBeLessThan(12);
+      const snap = await persistence(factory).load();
+      expect(snap?.revision).toBe(store.revision);
+      expect(snap?.kvs).toEqual(store.range('').kvs);
+    });
+
+    it('a reload of 5,000 objects written in 10 cycles reads a bounded number of records', async () => {
+      const factory = new IDBFactory();
+      const p = persistence(factory);
+      await p.load();
+      const store = storeInto(p);
+      for (let c = 0; c < 10; c++) {
+        for (let i = 0; i < 500; i++) put(store, `cm-${c}-${i}`);
+        await p.whenDurable(store.revision);
+      }
+      const records = await countRecords(factory);
+      expect(records.log + records.snapshot).toBeLessThanOrEqual(10);
+      const reader = vi.spyOn(IDBObjectStore.prototype, 'get');
+      const snap = await persistence(factory).load();
+      // The objects come from getAll over the log and snapshot stores; get() reads only the meta record.
+      expect(reader).toHaveBeenCalledTimes(1);
+      expect(snap?.kvs).toHaveLength(5000);
+      expect(snap?.kvs).toEqual(store.range('').kvs);
+    });
+
+    it('a compaction that fails writes nothing and leaves the next cycle to retry it', async () => {
+      const factory = new IDBFactory();
+      const p = persistence(factory, { minLogEntries: 3 });
+      await p.load();
+      const store = storeInto(p);
+      put(store, 'a');
+      put(store, 'b');
+      await p.whenDurable(2);
+      const originalPut = IDBObjectStore.prototype.put;
+      const spy = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value, k) {
+        if (this.name === SNAPSHOT_STORE) throw new DOMException('quota exceeded', 'QuotaExceededError');
+        return originalPut.call(this, value, k);
+      });
+      put(store, 'c'); // the third entry: this cycle compacts
+      await expect(p.whenDurable(3)).rejects.toMatchObject({ name: 'QuotaExceededError' });
+      expect(await countRecords(factory)).toEqual({ log: 1, snapshot: 0 });
+      expect((await persistence(factory).load())?.revision).toBe(2);
+      spy.mockRestore();
+      put(store, 'd');
+      await p.whenDurable(4);
+      expect(await countRecords(factory)).toEqual({ log: 0, snapshot: 1 });
+      const snap = await persistence(factory).load();
+      expect(snap?.revision).toBe(4);
+      expect(snap?.kvs).toEqual(store.range('').kvs);
+    });
   });
 });

@@ -1,13 +1,17 @@
-// Persistence in IndexedDB (through idb). Write-behind: each write cycle is ONE readwrite transaction holding every
-// queued batch's puts/deletes plus the meta record {revision, clusterMeta, schemaVersion}, so a reload always finds
-// the store at a consistent revision, never half a batch, and the stored revision never goes backwards.
+// Persistence in IndexedDB (through idb). Write-behind with group commit: each write cycle is ONE readwrite
+// transaction holding every queued batch (the last write of each key, as one compact log record, log-codec.ts) plus
+// the meta record {revision, clusterMeta, schemaVersion}, so a reload always finds the store at a consistent
+// revision, never half a batch, and the stored revision never goes backwards. Once the log holds as many entries as
+// there are live keys, the cycle writes a snapshot of the live keys instead and empties the log, in the same
+// transaction, so a reload reads O(live keys) and the log's cost per write stays constant.
 // Durability 'relaxed': a tab or worker crash loses nothing committed; a power loss may lose the last writes.
 import type { IDBPDatabase } from 'idb';
 import { unwrap } from 'idb';
 import type { KeyValue, RevisionBatch } from '../types';
 import { StoreEventType } from '../types';
 import type { KubeplayDB, MetaRecord } from './indexeddb-schema';
-import { DB_VERSION, DEFAULT_DB_NAME, KV_STORE, META_KEY, META_STORE, openKubeplayDb } from './indexeddb-schema';
+import { DB_VERSION, DEFAULT_DB_NAME, LOG_STORE, META_KEY, META_STORE, openKubeplayDb, SNAPSHOT_CHUNK, SNAPSHOT_STORE } from './indexeddb-schema';
+import { encodeLogRecord, encodeSnapshotChunks, replayLogRecord, replaySnapshotChunk, sortedKvs } from './log-codec';
 import type { ClusterMeta, PersistedSnapshot } from './types';
 import { WriteBehindPersistence } from './write-behind';
 
@@ -26,7 +30,11 @@ export interface IndexedDbPersistenceOptions {
   indexedDB?: IDBFactory;
   /** Told when the connection is lost; later writes fail (their waiters are rejected, batches kept). */
   onClose?: (reason: IdbCloseReason) => void;
+  /** Log entries that always fit before a compaction (beyond it, a compaction once they reach the live keys). Default 1024. */
+  minLogEntries?: number;
 }
+
+const STORES = [LOG_STORE, SNAPSHOT_STORE, META_STORE] as const;
 
 const ignore = (): void => {};
 
@@ -36,6 +44,14 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
   private readonly onClose?: (reason: IdbCloseReason) => void;
   private db: Promise<IDBPDatabase<KubeplayDB>> | undefined;
   private lostReason: IdbCloseReason | undefined;
+  private readonly minLogEntries: number;
+  /**
+   * The stored keys as of the durable revision (shared KeyValues, no copies), so a compaction needs no read.
+   * Undefined until this instance has read the database (load) or emptied it (clear): without it, it only appends.
+   */
+  private live: Map<string, KeyValue> | undefined;
+  /** Entries in the log since the last snapshot (records count too: each costs a read on reload). */
+  private logEntries = 0;
 
   constructor(options: IndexedDbPersistenceOptions = {}) {
     super();
@@ -44,49 +60,80 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     this.factory = factory;
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
     this.onClose = options.onClose;
+    this.minLogEntries = options.minLogEntries ?? 1024;
   }
 
   async load(): Promise<PersistedSnapshot | undefined> {
     const db = await this.open();
-    const tx = db.transaction([KV_STORE, META_STORE], 'readonly');
-    const [kvs, meta] = await Promise.all([tx.objectStore(KV_STORE).getAll(), tx.objectStore(META_STORE).get(META_KEY), tx.done]);
-    if (!meta && kvs.length === 0) return undefined;
+    const tx = db.transaction([...STORES], 'readonly');
+    const [chunks, logKeys, log, meta] = await Promise.all([
+      tx.objectStore(SNAPSHOT_STORE).getAll(),
+      tx.objectStore(LOG_STORE).getAllKeys(),
+      tx.objectStore(LOG_STORE).getAll(),
+      tx.objectStore(META_STORE).get(META_KEY),
+      tx.done,
+    ]);
+    // One pass: the snapshot, then the log in revision order (getAll returns records in key order).
+    const state = new Map<string, KeyValue>();
+    for (const chunk of chunks) replaySnapshotChunk(chunk, state);
+    let entries = 0;
+    for (const record of log) entries += replayLogRecord(record, state);
+    this.live = state;
+    this.logEntries = entries;
+    if (!meta && state.size === 0 && logKeys.length === 0) return undefined;
     let revision = meta?.revision ?? 0;
-    for (const kv of kvs) if (kv.modRevision > revision) revision = kv.modRevision;
+    for (const r of logKeys) if (r > revision) revision = r;
+    for (const kv of state.values()) if (kv.modRevision > revision) revision = kv.modRevision;
     this.markDurable(revision);
-    return { schemaVersion: DB_VERSION, revision, kvs, meta: meta?.clusterMeta };
+    return { schemaVersion: DB_VERSION, revision, kvs: sortedKvs(state), meta: meta?.clusterMeta };
   }
 
   protected async write(batches: RevisionBatch[], meta: ClusterMeta | undefined): Promise<void> {
     const db = await this.open();
-    const tx = db.transaction([KV_STORE, META_STORE], 'readwrite', { durability: 'relaxed' });
+    const tx = db.transaction([...STORES], 'readwrite', { durability: 'relaxed' });
     const done = tx.done;
     done.catch(ignore);
-    // Raw requests: nothing to await per object, and a failing request aborts the whole transaction.
-    const kvStore = unwrap(tx.objectStore(KV_STORE));
+    // Raw requests: nothing to await per record, and a failing request aborts the whole transaction.
+    const logStore = unwrap(tx.objectStore(LOG_STORE));
+    const snapshotStore = unwrap(tx.objectStore(SNAPSHOT_STORE));
     const metaStore = unwrap(tx.objectStore(META_STORE));
+    /** An error thrown inside a request callback: the transaction is aborted and write() rejects with it. */
+    let failure: unknown;
+    // Only the last write of each key matters within one transaction.
+    const last = new Map<string, KeyValue | null>();
+    let maxRevision = 0;
+    for (const batch of batches) {
+      for (const ev of batch.events) last.set(ev.kv.key, ev.type === StoreEventType.Put ? ev.kv : null);
+      if (batch.revision > maxRevision) maxRevision = batch.revision;
+    }
+    const live = this.live;
+    const compact = live !== undefined && last.size > 0 && this.logEntries + last.size >= Math.max(this.minLogEntries, live.size);
+    let next: Map<string, KeyValue> | undefined;
     try {
-      // Only the last write of each key matters within one transaction.
-      const last = new Map<string, KeyValue | null>();
-      let maxRevision = 0;
-      for (const batch of batches) {
-        for (const ev of batch.events) last.set(ev.kv.key, ev.type === StoreEventType.Put ? ev.kv : null);
-        if (batch.revision > maxRevision) maxRevision = batch.revision;
-      }
-      for (const [key, kv] of last) {
-        if (kv) kvStore.put(kv);
-        else kvStore.delete(key);
+      if (compact) {
+        next = new Map(live);
+        applyChanges(next, last);
+        logStore.clear();
+        snapshotStore.clear();
+        encodeSnapshotChunks(next.values(), SNAPSHOT_CHUNK).forEach((chunk, i) => snapshotStore.put(chunk, i));
+      } else if (last.size > 0) {
+        logStore.put(encodeLogRecord(last), maxRevision);
       }
       const prevReq = metaStore.get(META_KEY) as IDBRequest<MetaRecord | undefined>;
       prevReq.onsuccess = () => {
-        const prev = prevReq.result;
-        const record: MetaRecord = { revision: Math.max(prev?.revision ?? 0, maxRevision), schemaVersion: DB_VERSION };
-        const clusterMeta = meta ?? prev?.clusterMeta;
-        if (clusterMeta !== undefined) record.clusterMeta = clusterMeta;
-        metaStore.put(record, META_KEY);
+        try {
+          const prev = prevReq.result;
+          const record: MetaRecord = { revision: Math.max(prev?.revision ?? 0, maxRevision), schemaVersion: DB_VERSION };
+          const clusterMeta = meta ?? prev?.clusterMeta;
+          if (clusterMeta !== undefined) record.clusterMeta = clusterMeta;
+          metaStore.put(record, META_KEY);
+        } catch (err) {
+          failure = err;
+          tx.abort();
+        }
       };
     } catch (err) {
-      // e.g. DataCloneError thrown synchronously by put(): nothing of this cycle may land.
+      // e.g. QuotaExceededError or DataCloneError thrown synchronously by put(): nothing of this cycle may land.
       try {
         tx.abort();
       } catch {
@@ -94,13 +141,27 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
       }
       throw err;
     }
-    await done;
+    try {
+      await done;
+    } catch (err) {
+      throw failure ?? err;
+    }
+    // Durable: the in-memory mirror of the stored keys follows.
+    if (next) {
+      this.live = next;
+      this.logEntries = 0;
+    } else if (last.size > 0) {
+      if (this.live) applyChanges(this.live, last);
+      this.logEntries += last.size;
+    }
   }
 
   protected async clearStorage(): Promise<void> {
     const db = await this.open();
-    const tx = db.transaction([KV_STORE, META_STORE], 'readwrite');
-    await Promise.all([tx.objectStore(KV_STORE).clear(), tx.objectStore(META_STORE).clear(), tx.done]);
+    const tx = db.transaction([...STORES], 'readwrite');
+    await Promise.all([...STORES.map((name) => tx.objectStore(name).clear()), tx.done]);
+    this.live = new Map();
+    this.logEntries = 0;
   }
 
   protected closeStorage(): void {
@@ -132,5 +193,12 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     this.lostReason = reason;
     this.db = undefined;
     this.onClose?.(reason);
+  }
+}
+
+function applyChanges(state: Map<string, KeyValue>, changes: ReadonlyMap<string, KeyValue | null>): void {
+  for (const [key, kv] of changes) {
+    if (kv) state.set(key, kv);
+    else state.delete(key);
   }
 }

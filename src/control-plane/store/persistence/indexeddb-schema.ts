@@ -6,16 +6,25 @@
 //   v2: the meta moves to its own store "meta" (record at key "current": {revision, clusterMeta, schemaVersion}),
 //       so "kv" holds only objects and load() needs no filtering; "kv" gains an index on modRevision (reading
 //       what changed since a revision, for export and debugging).
+//   v3: compact records (log-codec.ts). "log" holds one record per write cycle (key: the cycle's highest revision,
+//       value: its entries as one JSON string) and "snapshot" the live keys as of the last compaction (key: chunk
+//       number, value: a JSON string of KeyValues); a compaction replaces both in one transaction. A reload reads
+//       both stores whole (getAll) and replays the log over the snapshot. "kv" is moved into "snapshot" and dropped.
 import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
 import { unwrap, wrap } from 'idb';
 import type { KeyValue } from '../types';
+import { encodeSnapshotChunks } from './log-codec';
 import type { ClusterMeta } from './types';
 
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 export const DEFAULT_DB_NAME = 'kubeplay';
 export const KV_STORE = 'kv';
 export const META_STORE = 'meta';
 export const META_KEY = 'current';
+export const LOG_STORE = 'log';
+export const SNAPSHOT_STORE = 'snapshot';
+/** KeyValues per snapshot record: big enough that a reload reads a handful of records, small enough to clone cheaply. */
+export const SNAPSHOT_CHUNK = 1000;
 export const MOD_REVISION_INDEX = 'modRevision';
 /** Where v1 kept the meta, inside the kv store. Object keys start with '/', so it cannot collide. */
 export const V1_META_KEY = 'meta';
@@ -28,7 +37,10 @@ export interface MetaRecord {
 }
 
 export interface KubeplayDB extends DBSchema {
-  kv: { key: string; value: KeyValue; indexes: { modRevision: number } };
+  /** Key: the highest revision of the write cycle; value: encodeLogRecord(). */
+  log: { key: number; value: string };
+  /** Key: chunk number; value: encodeSnapshotChunks() chunk. */
+  snapshot: { key: number; value: string };
   meta: { key: string; value: MetaRecord };
 }
 
@@ -65,6 +77,22 @@ export const MIGRATIONS: readonly Migration[] = [
       if (old.clusterMeta !== undefined) record.clusterMeta = old.clusterMeta;
       rawMeta.put(record, META_KEY);
       rawKv.delete(V1_META_KEY);
+    };
+  },
+  // 2 → 3: compact records. The objects of "kv" become snapshot chunks; then "kv" goes.
+  (db, _oldVersion, tx) => {
+    db.createObjectStore(LOG_STORE);
+    db.createObjectStore(SNAPSHOT_STORE);
+    const rawKv = unwrap(tx.objectStore(KV_STORE)) as IDBObjectStore;
+    const rawSnapshot = unwrap(tx.objectStore(SNAPSHOT_STORE)) as IDBObjectStore;
+    const rawDb = unwrap(db) as IDBDatabase;
+    const all = rawKv.getAll() as IDBRequest<(KeyValue | V1MetaRecord)[]>;
+    all.onsuccess = () => {
+      // A v1 database's meta record may still be there (the 1 → 2 step deletes it after this read was queued).
+      const kvs = all.result.filter((r): r is KeyValue => r.key !== V1_META_KEY);
+      encodeSnapshotChunks(kvs, SNAPSHOT_CHUNK).forEach((chunk, i) => rawSnapshot.put(chunk, i));
+      // Requests complete in order: once this one has, nothing is pending on "kv" and it can go.
+      rawKv.count().onsuccess = () => rawDb.deleteObjectStore(KV_STORE);
     };
   },
 ];

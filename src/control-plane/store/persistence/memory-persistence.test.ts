@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/api/types';
 import { VirtualClock } from '../../sim/virtual-clock';
 import { MvccStore } from '../mvcc-store';
+import { DB_VERSION } from './indexeddb-schema';
 import { MemoryPersistence } from './memory-persistence';
 import type { ClusterMeta } from './types';
 
@@ -30,7 +31,7 @@ describe('MemoryPersistence', () => {
     expect(p.durableRevision).toBe(2);
 
     const snap = await p.load();
-    expect(snap).toEqual({ schemaVersion: 2, revision: 2, kvs: store.range('').kvs, meta });
+    expect(snap).toEqual({ schemaVersion: DB_VERSION, revision: 2, kvs: store.range('').kvs, meta });
     const restored = new MvccStore({ clock: new VirtualClock(), snapshot: snap });
     expect(put(restored, 'c')).toBe(3);
   });

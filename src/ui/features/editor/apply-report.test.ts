@@ -66,6 +66,23 @@ describe('apply report', () => {
     expect(lines[0].text).toMatch(/^error: document 2: error parsing manifest at line \d+, column \d+: .* \(nothing was applied\)$/);
   });
 
+  it('names the position once: the parser\'s own "at line N, column M" suffix is dropped', () => {
+    const lines = syntaxReport(parseManifests('apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: tabbed\n'));
+    expect(lines.map((l) => l.text)).toEqual(['error: document 1: error parsing manifest at line 4, column 1: Tabs are not allowed as indentation (nothing was applied)']);
+  });
+
+  it('reports an unknown kind as kubectl\'s REST mapper does, not as a server NotFound', () => {
+    const manifest = 'apiVersion: apps/v1\nkind: Deploymnt\nmetadata:\n  name: web\n  namespace: demo\n';
+    const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'no matches for kind "Deploymnt" in version "apps/v1"', reason: 'NotFound', code: 404 } as const;
+    const { lines } = applyReport(manifest, [{ ok: false, document: 1, status }]);
+    expect(lines).toEqual([
+      {
+        ok: false,
+        text: 'error: resource mapping not found for name: "web" namespace: "demo" from "editor": no matches for kind "Deploymnt" in version "apps/v1"\nensure CRDs are installed first',
+      },
+    ]);
+  });
+
   it('says so when the manifest holds no objects', () => {
     expect(applyReport('', []).lines).toEqual([{ ok: false, text: 'error: no objects passed to apply' }]);
   });

@@ -25,7 +25,7 @@ export function syntaxMarkers(docs: readonly ParsedDocument[]): EditorMarker[] {
 
 export function syntaxReport(docs: readonly ParsedDocument[]): ApplyLine[] {
   return docs.flatMap((d, i) =>
-    d.error ? [{ ok: false, text: `error: document ${i + 1}: error parsing manifest at line ${d.error.line}, column ${d.error.column}: ${d.error.message.split('\n')[0]} (nothing was applied)` }] : [],
+    d.error ? [{ ok: false, text: `error: document ${i + 1}: error parsing manifest at line ${d.error.line}, column ${d.error.column}: ${withoutPosition(d.error.message)} (nothing was applied)` }] : [],
   );
 }
 
@@ -67,6 +67,25 @@ export interface ApplyReport {
   markers: EditorMarker[];
 }
 
+/** The parser's first message line without its own " at line N, column M:" suffix (the report already says where). */
+function withoutPosition(message: string): string {
+  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/**
+ * An unknown kind is refused by kubectl's REST mapper before any request, so it reads as kubectl's error, not as
+ * an API server's NotFound.
+ */
+function failureText(status: Status, doc: ParsedDocument | undefined): string {
+  if (status.message.startsWith('no matches for kind ')) {
+    const meta = (doc?.object as { metadata?: { name?: unknown; namespace?: unknown } } | undefined)?.metadata;
+    const name = typeof meta?.name === 'string' ? meta.name : '';
+    const namespace = typeof meta?.namespace === 'string' ? meta.namespace : '';
+    return `error: resource mapping not found for name: ${JSON.stringify(name)} namespace: ${JSON.stringify(namespace)} from "editor": ${status.message}\nensure CRDs are installed first`;
+  }
+  return `Error from server (${status.reason || 'Unknown'}): ${status.message}`;
+}
+
 /** The report of an api/apply call on `manifest`: one line per document, a marker per refused document. */
 export { parseManifests };
 
@@ -81,8 +100,8 @@ export function applyReport(manifest: string, outcomes: readonly ApplyOutcome[])
       for (const w of o.warnings ?? []) lines.push({ ok: true, text: `Warning: ${w}` });
       continue;
     }
-    lines.push({ ok: false, text: `Error from server (${o.status.reason || 'Unknown'}): ${o.status.message}` });
     const doc = docs[o.document - 1];
+    lines.push({ ok: false, text: failureText(o.status, doc) });
     const marker = doc ? markerFor(doc, o.status) : undefined;
     const line = marker?.line ?? o.line ?? doc?.range.startLine ?? 1;
     markers.push(marker ?? { message: o.status.message, line, column: o.column ?? 1, endLine: line, endColumn: (o.column ?? 1) + 1 });

@@ -6,13 +6,21 @@ import { useLayoutEffect, useRef } from 'react';
 import { prefersReducedMotion } from '../../lib/token-motion';
 
 const flipMs = 250;
-
+/**
+ * Above this many chips a list does not glide: measuring every chip forces a layout on each render, which at
+ * hundreds of pods per node costs more than a frame, and so many moving chips tell nothing anyway.
+ */
+export const flipLimit = 60;
 
 export function useFlip(list: RefObject<HTMLElement | null>): void {
   const last = useRef(new Map<string, { x: number; y: number }>());
   useLayoutEffect(() => {
     const root = list.current;
     if (!root) return;
+    if (root.childElementCount > flipLimit) {
+      last.current.clear();
+      return;
+    }
     const origin = root.getBoundingClientRect();
     const next = new Map<string, { x: number; y: number }>();
     const animate = !prefersReducedMotion();

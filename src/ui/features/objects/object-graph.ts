@@ -131,7 +131,10 @@ export function buildObjectGraph(inputs: readonly GraphInput[], namespace: strin
     if (obj.kind !== 'Pod') continue;
     const owner = controllerOf(obj, byUid);
     // Only controllers drawn left of pods group them (a mirror pod's Node does not).
-    if (owner && graphColumns[inputById.get(owner)!.kind] < graphColumns.Pod) podsOfOwner.set(owner, [...(podsOfOwner.get(owner) ?? []), id]);
+    if (!owner || graphColumns[inputById.get(owner)!.kind] >= graphColumns.Pod) continue;
+    const list = podsOfOwner.get(owner);
+    if (list) list.push(id);
+    else podsOfOwner.set(owner, [id]);
   }
   const drawnAs = new Map<string, string>();
   const nodes: ObjectGraphNode[] = [];

@@ -1,6 +1,7 @@
 // The Cluster settings dialog: one number input per demo-timing setting with its real default beside it, the
 // Demo timings and Restore defaults presets (they fill the form; Apply sends it), errors inline. The worker
-// validates and applies (cluster/configure); nothing here changes the cluster by itself.
+// validates and applies (cluster/configure); nothing here changes the cluster by itself. Below the form, the
+// playground limits with the current usage (cluster/limits).
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ClusterSettingView, ClusterSettingsView } from '../../../shared/protocol/introspection';
 import { useClient } from '../../worker-client/context';
@@ -18,6 +19,7 @@ import {
   type FormValues,
   type SettingKey,
 } from './settings-form';
+import { PlaygroundLimitsSection } from './PlaygroundLimitsSection';
 import './settings.css';
 
 export interface SettingsFormProps {
@@ -231,6 +233,7 @@ export function ClusterSettingsDialog({ onClose }: { onClose(): void }) {
       ) : (
         <p className="muted">Loading…</p>
       )}
+      <PlaygroundLimitsSection />
     </dialog>
   );
 }

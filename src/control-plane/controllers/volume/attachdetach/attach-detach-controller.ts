@@ -21,6 +21,7 @@ import type { TraceSink } from '../../../../shared/protocol/trace';
 import type { Client, ResourceClient, Typed } from '../../../client/client';
 import { EventRecorder, EventType } from '../../../client/record/event-recorder';
 import type { SharedInformerFactory } from '../../../informers/factory';
+import { NodeNameIndex } from '../../../informers/indexer';
 import { DeletedFinalStateUnknown, type Lister, type SharedInformer } from '../../../informers/shared-informer';
 import type { Clock } from '../../../sim/clock';
 import { RateLimitingQueue } from '../../../workqueue/rate-limiting-queue';
@@ -152,8 +153,9 @@ export class AttachDetachController {
       volume: (name: string) => this.volumes.get(undefined, name),
       csiDriver: (name: string) => this.drivers.get(undefined, name),
     };
-    for (const pod of this.pods.list()) {
-      if (pod.spec?.nodeName !== nodeName || isPodTerminated(pod)) continue;
+    // The node's pods through the nodeName index (in list order, so events keep their order), not every pod.
+    for (const pod of this.pods.byIndexInListOrder(NodeNameIndex, nodeName)) {
+      if (isPodTerminated(pod)) continue;
       for (const volume of attachableVolumes(pod, lookup)) {
         const name = attachmentName(volume.handle, volume.driver, nodeName);
         const entry = desired.get(name) ?? { volume, pods: [] };
@@ -199,9 +201,9 @@ export class AttachDetachController {
     }
 
     for (const name of this.multiAttachReported) if (name.startsWith(`${nodeName}/`) && !desired.has(name.slice(nodeName.length + 1))) this.multiAttachReported.delete(name);
-    for (const va of this.vas.list()) {
+    for (const va of this.vas.byIndexInListOrder(NodeNameIndex, nodeName)) {
       const name = va.metadata.name!;
-      if (va.spec?.nodeName !== nodeName || desired.has(name) || va.metadata.deletionTimestamp) continue;
+      if (desired.has(name) || va.metadata.deletionTimestamp) continue;
       const pvName = va.spec.source?.persistentVolumeName;
       const pv = pvName ? this.volumes.get(undefined, pvName) : undefined;
       const unique = pv?.spec?.csi ? csiUniqueVolumeName(pv.spec.csi.driver, pv.spec.csi.volumeHandle) : undefined;

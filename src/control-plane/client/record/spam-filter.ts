@@ -1,0 +1,67 @@
+// client-go's EventSourceObjectSpamFilter (tools/record/events_cache.go): every source + involved object gets
+// a token bucket of 25 events refilled at one per 5 minutes, and an event without a token is skipped. It runs
+// after aggregation (EventCorrelate), so a repeat that only bumps count uses a token too. The buckets live in an
+// LRU of 4096 keys, as client-go's cache: an object forgotten there starts with a full bucket again.
+import type { ObjectReference } from 'kubernetes-types/core/v1';
+
+/** defaultSpamBurst. */
+export const defaultSpamBurst = 25;
+/** defaultSpamQPS: one token every 5 minutes. */
+export const defaultSpamQPS = 1 / 300;
+/** maxLruCacheEntries. */
+export const maxLruCacheEntries = 4096;
+
+export interface SpamFilterSource {
+  component: string;
+  host?: string;
+}
+
+/** getSpamKey: source component and host, involved object kind, namespace, name, uid and apiVersion. */
+export function spamKey(source: SpamFilterSource, ref: ObjectReference): string {
+  return [source.component, source.host ?? '', ref.kind ?? '', ref.namespace ?? '', ref.name ?? '', ref.uid ?? '', ref.apiVersion ?? ''].join('');
+}
+
+/** golang.org/x/time/rate's Limiter as flowcontrol's passive token bucket uses it: starts full, refills continuously. */
+interface Bucket {
+  tokens: number;
+  last: number;
+}
+
+export class EventSourceObjectSpamFilter {
+  private readonly cache = new Map<string, Bucket>();
+
+  constructor(
+    private readonly options: { burst?: number; qps?: number; cacheSize?: number } = {},
+  ) {}
+
+  /** True when the event must be skipped (its source + object has no token left); takes a token otherwise. */
+  filter(source: SpamFilterSource, ref: ObjectReference, now: number): boolean {
+    const burst = this.options.burst ?? defaultSpamBurst;
+    const qps = this.options.qps ?? defaultSpamQPS;
+    const key = spamKey(source, ref);
+    let bucket = this.cache.get(key);
+    if (bucket) {
+      this.cache.delete(key); // re-inserted below: most recently used last
+      const elapsedSeconds = Math.max(0, now - bucket.last) / 1000;
+      bucket.tokens = Math.min(burst, bucket.tokens + elapsedSeconds * qps);
+      bucket.last = now;
+    } else {
+      bucket = { tokens: burst, last: now };
+    }
+    this.cache.set(key, bucket);
+    this.evict();
+    if (bucket.tokens < 1) return true;
+    bucket.tokens -= 1;
+    return false;
+  }
+
+  /** Keys held (for tests). */
+  get size(): number {
+    return this.cache.size;
+  }
+
+  private evict(): void {
+    const max = this.options.cacheSize ?? maxLruCacheEntries;
+    while (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
+  }
+}

@@ -1,0 +1,100 @@
+// How much the store holds, for the playground limits: objects (the store's O(1) count) and bytes (the JSON size
+// of every stored value plus its key, as etcd's db size counts values).
+//
+// Sizing a value means serializing it, which costs a fair share of the write itself, so it is done lazily:
+// observe() (called from the store's onCommit) only remembers which keys changed, and the sizes are computed when
+// someone asks for the exact figure (the Settings dialog, or the admission plugin once the estimate comes near its
+// cap). Far below the cap the estimate is enough: the last exact total plus the average object size for each
+// object created since. (Updates that grow objects are not estimated: the plugin's slack covers them.)
+import type { KubeObject } from '../../shared/api/types';
+import type { RevisionBatch, Store } from '../store/types';
+import { StoreEventType } from '../store/types';
+
+/** What the admission plugin and the worker read. */
+export interface StoreUsageReader {
+  objects(): number;
+  /** Exact: sizes every value changed since the last call. */
+  storedBytes(): number;
+  /** Without sizing anything: the last exact total plus the average size for each object created since. */
+  storedBytesEstimate(): number;
+}
+
+/** The JSON size of a stored value (UTF-16 code units: bytes for the ASCII objects are made of). */
+export function storedSize(key: string, value: KubeObject): number {
+  return key.length + JSON.stringify(value).length;
+}
+
+/** The size assumed for an object not sized yet: a running pod's JSON is 3–4 KiB. */
+export const assumedObjectBytes = 4096;
+
+export class StoreUsage implements StoreUsageReader {
+  private readonly sizes = new Map<string, number>();
+  /** Changed keys with their newest value (undefined: deleted), not yet counted in total. */
+  private dirty = new Map<string, KubeObject | undefined>();
+  private total = 0;
+  /** Objects created since the last exact figure. */
+  private pendingCreates = 0;
+  /** A restored store's values are sized at the first exact read, not at boot. */
+  private scanned = false;
+
+  constructor(
+    private readonly store: Pick<Store, 'count' | 'range'>,
+    /** Changed keys remembered before they are sized anyway (bounds the memory of a store nobody asks about). */
+    private readonly maxPendingKeys = 100_000,
+  ) {}
+
+  /** Records a committed revision; call it from the store's onCommit. O(events). */
+  observe(batch: RevisionBatch): void {
+    for (const ev of batch.events) {
+      if (ev.type === StoreEventType.Put && !ev.prevKv) this.pendingCreates++;
+      this.dirty.set(ev.kv.key, ev.type === StoreEventType.Delete ? undefined : ev.kv.value);
+    }
+    if (this.dirty.size > this.maxPendingKeys) this.storedBytes();
+  }
+
+  objects(): number {
+    return this.store.count('');
+  }
+
+  storedBytes(): number {
+    if (!this.scanned) this.scan();
+    else this.flush();
+    return this.total;
+  }
+
+  storedBytesEstimate(): number {
+    if (!this.scanned) return this.objects() * assumedObjectBytes;
+    const average = this.sizes.size > 0 ? this.total / this.sizes.size : assumedObjectBytes;
+    return this.total + this.pendingCreates * average;
+  }
+
+  private scan(): void {
+    this.sizes.clear();
+    this.dirty = new Map();
+    this.pendingCreates = 0;
+    this.total = 0;
+    for (const kv of this.store.range('').kvs) {
+      const size = storedSize(kv.key, kv.value);
+      this.sizes.set(kv.key, size);
+      this.total += size;
+    }
+    this.scanned = true;
+  }
+
+  private flush(): void {
+    if (this.dirty.size === 0) return;
+    for (const [key, value] of this.dirty) {
+      const before = this.sizes.get(key) ?? 0;
+      if (value === undefined) {
+        this.sizes.delete(key);
+        this.total -= before;
+      } else {
+        const after = storedSize(key, value);
+        this.sizes.set(key, after);
+        this.total += after - before;
+      }
+    }
+    this.dirty = new Map();
+    this.pendingCreates = 0;
+  }
+}
