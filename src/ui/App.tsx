@@ -12,6 +12,9 @@ import { preloadable } from './components/preloadable';
 import { Splitter } from './components/Splitter';
 import { EditorPanel } from './features/editor/EditorPanel';
 import { TopBar } from './features/layout/TopBar';
+import { ClusterBanner } from './features/storage/ClusterBanner';
+import { TabRoleStatus } from './features/tabs/TabRoleStatus';
+import { ClusterFileActions } from './features/storage/ClusterFileActions';
 import { ObjectsView } from './features/objects/ObjectsView';
 import { Timeline } from './features/timeline/Timeline';
 import { selectError, selectNotice, selectPresentation, selectTheme, selectView } from './state/selectors';
@@ -136,8 +139,11 @@ export function App() {
         <EditorPanel />
         <Splitter label="Resize editor" orientation="vertical" value={editorWidth} min={240} max={900} direction={1} onChange={setEditorWidth} />
         <div className="center">
+          <TabRoleStatus />
+          <ClusterBanner />
           <ErrorArea error={error} onDismiss={dismissError} />
           <NoticeArea notice={notice} />
+          <ClusterFileActions />
           <CanvasTabs />
         </div>
         <Splitter label="Resize inspector" orientation="vertical" value={inspectorWidth} min={200} max={800} direction={-1} onChange={setInspectorWidth} />

@@ -10,7 +10,7 @@ import type { KubeList, KubeObject, WatchEvent } from '../shared/api/types';
 import { WatchEventType, formatApiVersion } from '../shared/api/types';
 import { changeFromWatchEvent, emptyDiff, fitsWithin, isEmptyDiff, objectKey, recordChange, takeWithin } from '../shared/protocol/diff';
 import type { ObjectDiff } from '../shared/protocol/diff';
-import type { ClientMessage, PortLike, SubscriptionId, TraceBatch, WorkerMessage } from '../shared/protocol/messages';
+import type { ClientMessage, PortLike, SubscriptionId, TraceBatch, WatchBatch, WorkerMessage } from '../shared/protocol/messages';
 import type { ClusterInfo, MethodName, MethodParams, MethodResult, SimCommand, SimState } from '../shared/protocol/methods';
 import { SimAction } from '../shared/protocol/methods';
 import type { TraceEvent, TraceSink } from '../shared/protocol/trace';
@@ -30,6 +30,10 @@ import { cordon, uncordon } from '../kubectl/cordon';
 import { drain, type DrainHandle } from '../kubectl/drain';
 import { KubectlService } from './kubectl';
 import type { CommandSpec } from '../kubectl/cli/command';
+import { exportCluster } from './export';
+import type { StoragePort } from './storage-port';
+import { isQuotaExceeded } from '../control-plane/store/persistence/storage-errors';
+import { newNoSpaceError } from './storage-health';
 
 /** What serveProtocol needs of a cluster (src/control-plane/cluster.ts's Cluster satisfies it). */
 export interface ServableCluster {
@@ -85,6 +89,8 @@ export interface ClusterSession<C extends ServableCluster = ServableCluster> {
   cluster: C;
   driver?: SimDriver;
   persistenceKind?: ClusterInfo['persistence'];
+  /** The storage health ('storage/status', 'storage/retry'); absent: always healthy. */
+  storage?: StoragePort;
 }
 
 export interface ServeOptions<C extends ServableCluster = ServableCluster> {
@@ -96,6 +102,8 @@ export interface ServeOptions<C extends ServableCluster = ServableCluster> {
    * serveProtocol stops talking to the old cluster before calling it and relists every watch afterwards.
    */
   reset?: (current: ClusterSession<C>) => Promise<ClusterSession<C>>;
+  /** The first session's storage health (later sessions bring their own). */
+  storage?: StoragePort;
   /** When to send a batch after changes arrive. Default queueMicrotask: everything one tick produced goes together. */
   schedule?: (fn: () => void) => void;
   /** Trace events buffered between two batches; the rest are counted. Default 500. */
@@ -110,7 +118,16 @@ export interface ServeOptions<C extends ServableCluster = ServableCluster> {
   afterRequest?: (cluster: C) => void;
   /** The commands 'kubectl/run' knows (default: every registered one, src/kubectl/cmd/index.ts); for tests. */
   kubectlCommands?: readonly CommandSpec[];
+  /**
+   * A watch batch not acknowledged after this long (real ms) is sent again, then after twice as long, up to 30 s:
+   * a lost message must not stall its subscription forever (the page drops what it already has by seq).
+   * Default 2000; 0 turns resending off.
+   */
+  resendAfterMs?: number;
+  /** Real-time timer for resends (default setTimeout); returns a cancel function. For tests. */
+  setTimer?: (fn: () => void, ms: number) => () => void;
 }
+
 
 export interface ProtocolServer<C extends ServableCluster = ServableCluster> {
   readonly cluster: C;
@@ -135,6 +152,10 @@ interface Subscription {
   /** Bumped on every (re)list so events of a stopped watch that were already queued are ignored. */
   generation: number;
   closed: boolean;
+  /** Number of the last batch sent. */
+  seq: number;
+  /** Cancels the resend of the batch in flight. */
+  cancelResend?: () => void;
 }
 
 /**
@@ -145,11 +166,18 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   const schedule = options.schedule ?? queueMicrotask;
   const traceCap = options.traceCap ?? 500;
   const frameBytes = options.frameBytes ?? 90_000;
+  const resendAfterMs = options.resendAfterMs ?? 2000;
+  const setTimer =
+    options.setTimer ??
+    ((fn: () => void, ms: number) => {
+      const t = setTimeout(fn, ms);
+      return () => clearTimeout(t);
+    });
   // Trace events are a lossy view; object changes get the larger share of a frame.
   const traceBytes = Math.floor(frameBytes * 0.3);
   /** Bytes of batches sent and not yet acknowledged (all subscriptions and the trace channel). */
   let inFlightBytes = 0;
-  let session: ClusterSession<C> = { cluster: initial, driver: options.driver, persistenceKind: options.persistenceKind };
+  let session: ClusterSession<C> = { cluster: initial, driver: options.driver, persistenceKind: options.persistenceKind, storage: options.storage };
   /** While a reset runs, calls wait for the new cluster. */
   let resetting: Promise<void> | undefined;
   const subscriptions = new Map<SubscriptionId, Subscription>();
@@ -247,6 +275,9 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     'cluster/flush': async () => {
       await session.cluster.flush();
     },
+    'storage/status': () => session.storage?.status() ?? {},
+    'storage/retry': async () => session.storage?.retry() ?? {},
+    'cluster/export': () => exportCluster(session.cluster),
   };
 
   /** Waits until the store's current revision is durable, so an acknowledged write survives a reload. */
@@ -255,6 +286,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     try {
       await cluster.persistence.whenDurable(cluster.store.revision);
     } catch (err) {
+      if (isQuotaExceeded(err)) throw newNoSpaceError();
       throw newInternalError(`the write was applied but could not be persisted: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
@@ -383,6 +415,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       inFlightBytes: 0,
       generation: 0,
       closed: false,
+      seq: 0,
     };
     subscriptions.set(id, sub);
     if (!resetting) list(sub, false);
@@ -521,7 +554,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     if (room <= 0 && !(replace && inFlightBytes === 0)) return false;
     const taken = takeWithin(sub.pending, room, batchEntryBytes, inFlightBytes === 0);
     if (!replace && isEmptyDiff(taken.diff)) return false;
-    const batch: Extract<WorkerMessage, { type: 'watch/batch' }>['batch'] = { diff: taken.diff, resourceVersion: sub.resourceVersion };
+    const batch: WatchBatch = { diff: taken.diff, resourceVersion: sub.resourceVersion, seq: ++sub.seq };
     if (replace) batch.relist = true;
     if (sub.initial) batch.initial = true;
     sub.relist = false;
@@ -530,18 +563,33 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     sub.inFlightBytes = taken.bytes;
     inFlightBytes += taken.bytes;
     post({ type: 'watch/batch', id: sub.id, batch });
+    if (resendAfterMs > 0) resendUntilAcked(sub, batch, resendAfterMs);
     return !taken.more;
   }
 
+  /** Sends the batch in flight again while it stays unacknowledged, backing off to 30 s. */
+  function resendUntilAcked(sub: Subscription, batch: WatchBatch, afterMs: number): void {
+    sub.cancelResend = setTimer(() => {
+      sub.cancelResend = undefined;
+      if (closed || sub.closed || !sub.inFlight || sub.seq !== batch.seq) return;
+      post({ type: 'watch/batch', id: sub.id, batch });
+      resendUntilAcked(sub, batch, Math.min(afterMs * 2, 30_000));
+    }, afterMs);
+  }
+
   function releaseBatch(sub: Subscription): void {
+    sub.cancelResend?.();
+    sub.cancelResend = undefined;
     inFlightBytes -= sub.inFlightBytes;
     sub.inFlightBytes = 0;
     sub.inFlight = false;
   }
 
-  function ackSubscription(id: SubscriptionId): void {
+  function ackSubscription(id: SubscriptionId, seq: number | undefined): void {
     const sub = subscriptions.get(id);
     if (!sub) return;
+    // The ack of an earlier batch (its resent duplicate reached the page too): the one in flight is not acknowledged.
+    if (seq !== undefined && seq !== sub.seq) return;
     releaseBatch(sub);
     scheduleFlush();
     if (traceBuffer.events.length > 0 || traceBuffer.dropped > 0) scheduleTrace();
@@ -623,7 +671,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
         stopSubscription(msg.id);
         return;
       case 'watch/ack':
-        ackSubscription(msg.id);
+        ackSubscription(msg.id, msg.seq);
         return;
       case 'trace/start':
         traceWanted = true;

@@ -84,6 +84,18 @@ describe('RealtimeDriver', () => {
     expect(host.nextDelay()).toBe(250); // idle: the maximum sleep
   });
 
+  it('sleeps at least a real millisecond for a timer a fraction of one away, instead of spinning at high speed', () => {
+    const { clock, host, driver } = setup(50);
+    const fired: number[] = [];
+    clock.setTimer(1, () => fired.push(clock.now()));
+    driver.resume();
+    host.run(0); // first tick: no real time elapsed yet
+    expect(host.nextDelay()).toBe(1); // not 1/50 ms: that would wake with nothing to advance
+    host.run(1);
+    expect(fired).toEqual([1]);
+    expect(clock.now()).toBe(50);
+  });
+
   it('clamps speed to ×0.25…×50 and counts time before a speed change at the old speed', () => {
     const { clock, host, driver } = setup(1);
     expect(driver.setSpeed(1000).speed).toBe(50);

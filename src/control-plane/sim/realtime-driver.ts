@@ -170,7 +170,10 @@ export class RealtimeDriver {
     }
     const next = this.clock.nextTimerAt();
     const untilNext = next === undefined ? Infinity : (next - this.clock.now() - this.carry) / this.speed;
-    this.scheduleTick(Math.min(this.maxSleepRealMs, Math.max(0, untilNext)));
+    // A timer less than a real millisecond away (a fraction of a virtual ms left at high speed) waits a whole
+    // one: sleeping a few nanoseconds would wake with no real time elapsed, advance nothing and spin.
+    const sleep = untilNext <= 0 ? 0 : Math.max(1, untilNext);
+    this.scheduleTick(Math.min(this.maxSleepRealMs, sleep));
   }
 
   private scheduleTick(realMs: number): void {

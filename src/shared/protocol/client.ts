@@ -125,7 +125,8 @@ export function createProtocolClient(port: PortLike, options: ProtocolClientOpti
         if (!w) return; // unsubscribed meanwhile: no ack, the stop already ended it
         w.onBatch(msg.batch);
         scheduleAck(() => {
-          if (watches.has(msg.id)) send({ type: 'watch/ack', id: msg.id });
+          // The batch's seq, so an ack of a resent duplicate does not release a later batch.
+          if (watches.has(msg.id)) send(msg.batch.seq === undefined ? { type: 'watch/ack', id: msg.id } : { type: 'watch/ack', id: msg.id, seq: msg.batch.seq });
         });
         return;
       }

@@ -20,6 +20,11 @@ export interface WatchBatch {
   resourceVersion: string;
   relist?: true;
   initial?: true;
+  /**
+   * Numbers a subscription's batches 1, 2, 3… (a resend repeats its number): the page drops a duplicate and, on
+   * a gap, resubscribes (a fresh list) instead of applying a delta on top of one it never saw.
+   */
+  seq?: number;
 }
 
 /**
@@ -38,7 +43,7 @@ export type ClientMessage =
   | { type: 'watch/start'; id: SubscriptionId; request: ApiRequest }
   | { type: 'watch/stop'; id: SubscriptionId }
   /** The batch was applied and a frame rendered: the worker may send the next one. */
-  | { type: 'watch/ack'; id: SubscriptionId }
+  | { type: 'watch/ack'; id: SubscriptionId; seq?: number }
   | { type: 'trace/start' }
   | { type: 'trace/stop' }
   | { type: 'trace/ack' };

@@ -6,6 +6,7 @@ import type { Status } from '../api/status';
 import type { KubeObject } from '../api/types';
 import type { TrafficParams, TrafficResult, WorkloadLoad } from './network';
 import type { PlaygroundLimitsView } from './limits';
+import type { ClusterExport, StorageStatus } from './storage';
 import type { ClusterSettings, ClusterSettingsView, ComponentsSnapshot, DecisionsParams, SchedulingDecisionView, WhyParams, WhyResult } from './introspection';
 
 export const SimAction = { Pause: 'pause', Resume: 'resume', Step: 'step', Speed: 'speed' } as const;
@@ -215,6 +216,12 @@ export interface Methods {
   'cluster/info': () => ClusterInfo;
   /** Makes everything written so far durable (the page calls it on pagehide / when hidden). */
   'cluster/flush': () => void;
+  /** Whether the cluster's storage is healthy (the page polls it: a full disk makes the cluster read-only). */
+  'storage/status': () => StorageStatus;
+  /** Tries to save what is pending again; clears the full-disk alarm when that works. */
+  'storage/retry': () => StorageStatus;
+  /** Every user object as one YAML List, for "Export cluster" (importing goes through 'api/apply'). */
+  'cluster/export': () => ClusterExport;
 }
 
 export type MethodName = keyof Methods;

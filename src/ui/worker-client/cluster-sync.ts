@@ -1,7 +1,7 @@
 // Keeps the objects slice in step with the cluster: one list+watch subscription per listable resource type,
 // each batch handed to the slice's single writer, and the simulated clock polled for the header.
 import type { ResourceType } from '../../shared/api/resources';
-import type { ProtocolClient } from '../../shared/protocol/client';
+import type { ProtocolClient, WatchHandlers } from '../../shared/protocol/client';
 import type { WatchBatch } from '../../shared/protocol/messages';
 import type { AppStore } from '../state/store';
 import type { KeyedBatch } from '../state/objects-slice';
@@ -59,16 +59,46 @@ export function createBatchApplier(store: AppStore, scheduleFrame: (fn: () => vo
 export async function syncObjects(client: ProtocolClient, store: AppStore, onError: (message: string) => void, applier: BatchApplier = createBatchApplier(store)): Promise<() => void> {
   const { resources } = await client.call('api/discovery');
   const stops = watchableResources(resources).map((rt) =>
-    client.watch(
-      { verb: 'watch', group: rt.group, version: rt.version, resource: rt.resource },
-      {
-        onBatch: (batch) => applier.push(resourceKey(rt.group, rt.resource), batch),
-        onError: (status) => onError(`Watching ${rt.resource} stopped: ${status.message}`),
-      },
-    ),
+    watchInSequence(client, { verb: 'watch', group: rt.group, version: rt.version, resource: rt.resource }, {
+      onBatch: (batch) => applier.push(resourceKey(rt.group, rt.resource), batch),
+      onError: (status) => onError(`Watching ${rt.resource} stopped: ${status.message}`),
+    }),
   );
   return () => {
     for (const stop of stops) stop();
+  };
+}
+
+/**
+ * client.watch, passing on each batch once and in order by its seq: a duplicate (seq already seen) is dropped;
+ * a gap (a batch lost, or one overtaken) means the deltas no longer add up, so the subscription is replaced by
+ * a new one, whose first batch is a full list that replaces what the page held (a reflector's relist).
+ * Returns unsubscribe.
+ */
+export function watchInSequence(client: ProtocolClient, request: Parameters<ProtocolClient['watch']>[0], handlers: WatchHandlers): () => void {
+  let stop: () => void = () => {};
+  let stopped = false;
+  const subscribe = (): void => {
+    let expected = 1;
+    stop = client.watch(request, {
+      onBatch: (batch) => {
+        if (batch.seq === undefined) return handlers.onBatch(batch); // a worker that does not number them
+        if (batch.seq < expected) return;
+        if (batch.seq > expected) {
+          stop();
+          if (!stopped) subscribe();
+          return;
+        }
+        expected++;
+        handlers.onBatch(batch);
+      },
+      onError: (status) => handlers.onError?.(status),
+    });
+  };
+  subscribe();
+  return () => {
+    stopped = true;
+    stop();
   };
 }
 

@@ -14,12 +14,16 @@ import { DB_VERSION, DEFAULT_DB_NAME, LOG_STORE, META_KEY, META_STORE, openKubep
 import { encodeLogRecord, encodeSnapshotChunks, replayLogRecord, replaySnapshotChunk, sortedKvs } from './log-codec';
 import type { ClusterMeta, PersistedSnapshot } from './types';
 import { WriteBehindPersistence } from './write-behind';
+import { FencedError, isLeaderRecord, LEADER_KEY } from './leader-epoch';
+import type { LeaderRecord } from './leader-epoch';
 
 export const IdbCloseReason = {
   /** Another tab opened a newer schema version: this connection was closed so it can upgrade. Reload. */
   VersionChange: 'versionchange',
   /** The browser closed the connection (site data cleared, storage evicted, I/O error). */
   Terminated: 'terminated',
+  /** Another tab claimed a newer leader epoch (leader-epoch.ts): this one must stop writing. */
+  Fenced: 'fenced',
 } as const;
 export type IdbCloseReason = (typeof IdbCloseReason)[keyof typeof IdbCloseReason];
 
@@ -32,6 +36,21 @@ export interface IndexedDbPersistenceOptions {
   onClose?: (reason: IdbCloseReason) => void;
   /** Log entries that always fit before a compaction (beyond it, a compaction once they reach the live keys). Default 1024. */
   minLogEntries?: number;
+  /**
+   * Told when a write cycle failed (before its waiters are rejected); isQuotaExceeded(err) when the disk is full.
+   * The cycle's batches stay queued for the next cycle.
+   */
+  onWriteError?: (err: unknown) => void;
+  /**
+   * load() reports at least this revision: a cluster reopened after its unsaved writes were rolled back continues
+   * after every revision it ever handed out, so no watcher sees a resourceVersion reused.
+   */
+  minRevision?: number;
+  /**
+   * Fences on an epoch this leader claimed earlier with another instance (claimLeadership), without claiming a new
+   * one: e.g. the connection that wipes the database on a reset.
+   */
+  leaderEpoch?: number;
 }
 
 const STORES = [LOG_STORE, SNAPSHOT_STORE, META_STORE] as const;
@@ -45,6 +64,8 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
   private db: Promise<IDBPDatabase<KubeplayDB>> | undefined;
   private lostReason: IdbCloseReason | undefined;
   private readonly minLogEntries: number;
+  private readonly onWriteError?: (err: unknown) => void;
+  private readonly minRevision: number;
   /**
    * The stored keys as of the durable revision (shared KeyValues, no copies), so a compaction needs no read.
    * Undefined until this instance has read the database (load) or emptied it (clear): without it, it only appends.
@@ -52,6 +73,8 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
   private live: Map<string, KeyValue> | undefined;
   /** Entries in the log since the last snapshot (records count too: each costs a read on reload). */
   private logEntries = 0;
+  /** Set by claimLeadership(): every write transaction then checks the stored epoch is still this one. */
+  private leaderEpoch: number | undefined;
 
   constructor(options: IndexedDbPersistenceOptions = {}) {
     super();
@@ -61,6 +84,33 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
     this.onClose = options.onClose;
     this.minLogEntries = options.minLogEntries ?? 1024;
+    this.onWriteError = options.onWriteError;
+    this.minRevision = options.minRevision ?? 0;
+    this.leaderEpoch = options.leaderEpoch;
+  }
+
+  /** The leader epoch this instance claimed, if it did. */
+  get leaderEpochClaimed(): number | undefined {
+    return this.leaderEpoch;
+  }
+
+  /**
+   * Makes this instance the leader: increments the stored epoch in one transaction and fences every later write
+   * on it. Call before load(), so whatever a previous leader committed before being fenced is what load() reads.
+   */
+  async claimLeadership(): Promise<number> {
+    const db = await this.open();
+    const tx = db.transaction(META_STORE, 'readwrite');
+    const store = unwrap(tx.objectStore(META_STORE));
+    let epoch = 0;
+    const req = store.get(LEADER_KEY) as IDBRequest<unknown>;
+    req.onsuccess = () => {
+      epoch = (isLeaderRecord(req.result) ? req.result.epoch : 0) + 1;
+      store.put({ epoch } satisfies LeaderRecord, LEADER_KEY);
+    };
+    await tx.done;
+    this.leaderEpoch = epoch;
+    return epoch;
   }
 
   async load(): Promise<PersistedSnapshot | undefined> {
@@ -70,7 +120,7 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
       tx.objectStore(SNAPSHOT_STORE).getAll(),
       tx.objectStore(LOG_STORE).getAllKeys(),
       tx.objectStore(LOG_STORE).getAll(),
-      tx.objectStore(META_STORE).get(META_KEY),
+      tx.objectStore(META_STORE).get(META_KEY) as Promise<MetaRecord | undefined>,
       tx.done,
     ]);
     // One pass: the snapshot, then the log in revision order (getAll returns records in key order).
@@ -85,10 +135,20 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     for (const r of logKeys) if (r > revision) revision = r;
     for (const kv of state.values()) if (kv.modRevision > revision) revision = kv.modRevision;
     this.markDurable(revision);
+    if (this.minRevision > revision) revision = this.minRevision;
     return { schemaVersion: DB_VERSION, revision, kvs: sortedKvs(state), meta: meta?.clusterMeta };
   }
 
   protected async write(batches: RevisionBatch[], meta: ClusterMeta | undefined): Promise<void> {
+    try {
+      await this.writeCycle(batches, meta);
+    } catch (err) {
+      this.onWriteError?.(err);
+      throw err;
+    }
+  }
+
+  private async writeCycle(batches: RevisionBatch[], meta: ClusterMeta | undefined): Promise<void> {
     const db = await this.open();
     const tx = db.transaction([...STORES], 'readwrite', { durability: 'relaxed' });
     const done = tx.done;
@@ -110,6 +170,18 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     const compact = live !== undefined && last.size > 0 && this.logEntries + last.size >= Math.max(this.minLogEntries, live.size);
     let next: Map<string, KeyValue> | undefined;
     try {
+      // Fencing: requests run in order, so a stale epoch aborts the transaction before anything of it lands.
+      const epoch = this.leaderEpoch;
+      if (epoch !== undefined) {
+        const leaderReq = metaStore.get(LEADER_KEY) as IDBRequest<unknown>;
+        leaderReq.onsuccess = () => {
+          const current = isLeaderRecord(leaderReq.result) ? leaderReq.result.epoch : 0;
+          if (current !== epoch) {
+            failure = new FencedError(epoch, current);
+            tx.abort();
+          }
+        };
+      }
       if (compact) {
         next = new Map(live);
         applyChanges(next, last);
@@ -144,6 +216,7 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     try {
       await done;
     } catch (err) {
+      if (failure instanceof FencedError) this.lost(IdbCloseReason.Fenced);
       throw failure ?? err;
     }
     // Durable: the in-memory mirror of the stored keys follows.
@@ -159,7 +232,29 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
   protected async clearStorage(): Promise<void> {
     const db = await this.open();
     const tx = db.transaction([...STORES], 'readwrite');
-    await Promise.all([...STORES.map((name) => tx.objectStore(name).clear()), tx.done]);
+    // A stale leader must not wipe the new one's cluster: the epoch check comes first and aborts the clears.
+    let fenced: FencedError | undefined;
+    const epoch = this.leaderEpoch;
+    if (epoch !== undefined) {
+      const leaderReq = unwrap(tx.objectStore(META_STORE)).get(LEADER_KEY) as IDBRequest<unknown>;
+      leaderReq.onsuccess = () => {
+        const current = isLeaderRecord(leaderReq.result) ? leaderReq.result.epoch : 0;
+        if (current !== epoch) {
+          fenced = new FencedError(epoch, current);
+          tx.abort();
+        }
+      };
+    }
+    // The leader record survives a reset, so epochs never repeat.
+    try {
+      await Promise.all([tx.objectStore(LOG_STORE).clear(), tx.objectStore(SNAPSHOT_STORE).clear(), tx.objectStore(META_STORE).delete(META_KEY), tx.done]);
+    } catch (err) {
+      if (fenced) {
+        this.lost(IdbCloseReason.Fenced);
+        throw fenced;
+      }
+      throw err;
+    }
     this.live = new Map();
     this.logEntries = 0;
   }
@@ -191,7 +286,10 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
   private lost(reason: IdbCloseReason): void {
     if (this.lostReason || this.closed) return;
     this.lostReason = reason;
+    const db = this.db;
     this.db = undefined;
+    // A fenced connection is still open: close it so it blocks no upgrade (versionchange closed it already).
+    if (reason === IdbCloseReason.Fenced) db?.then((d) => d.close(), ignore);
     this.onClose?.(reason);
   }
 }

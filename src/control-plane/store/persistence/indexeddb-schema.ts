@@ -15,6 +15,7 @@ import { unwrap, wrap } from 'idb';
 import type { KeyValue } from '../types';
 import { encodeSnapshotChunks } from './log-codec';
 import type { ClusterMeta } from './types';
+import type { LeaderRecord } from './leader-epoch';
 
 export const DB_VERSION = 3;
 export const DEFAULT_DB_NAME = 'kubeplay';
@@ -41,7 +42,8 @@ export interface KubeplayDB extends DBSchema {
   log: { key: number; value: string };
   /** Key: chunk number; value: encodeSnapshotChunks() chunk. */
   snapshot: { key: number; value: string };
-  meta: { key: string; value: MetaRecord };
+  /** META_KEY: MetaRecord; LEADER_KEY: the leader epoch (leader-epoch.ts). */
+  meta: { key: string; value: MetaRecord | LeaderRecord };
 }
 
 // Migrations run against whatever schema the database had, so they are typed loosely.
