@@ -251,21 +251,7 @@ export class MvccStore implements Store {
     // Only a directory prefix is indexed: then every key under the directory is the watcher's.
     const index = options.index && prefix.endsWith('/') ? options.index : undefined;
     if (index) return this.watchIndexed(prefix, index, after, handler, onError);
-    const w: Watcher = {
-      seq: this.nextWatcherSeq++,
-      dueAt: NaN,
-      inDue: false,
-      prefix,
-      dir: prefix.slice(0, prefix.lastIndexOf('/') + 1),
-      handler,
-      onError,
-      queue: [],
-      head: 0,
-      pendingEvents: 0,
-      scheduled: false,
-      active: true,
-      drainTask: () => undefined,
-    };
+    const w = this.newWatcher(prefix, prefix.slice(0, prefix.lastIndexOf('/') + 1), handler, onError);
     w.drainTask = () => this.drain(w);
     let set = this.watchersByDir.get(w.dir);
     if (!set) this.watchersByDir.set(w.dir, (set = new Set()));
@@ -280,6 +266,31 @@ export class MvccStore implements Store {
     return { cancel: () => this.stopWatcher(w) };
   }
 
+  private newWatcher(
+    prefix: string,
+    dir: string,
+    handler: (batch: RevisionBatch) => void,
+    onError: WatchErrorHandler | undefined,
+    index?: NonNullable<WatchOptions['index']>,
+  ): Watcher {
+    return {
+      seq: this.nextWatcherSeq++,
+      ...(index ? { index } : {}),
+      dueAt: NaN,
+      inDue: false,
+      prefix,
+      dir,
+      handler,
+      onError,
+      queue: [],
+      head: 0,
+      pendingEvents: 0,
+      scheduled: false,
+      active: true,
+      drainTask: () => undefined,
+    };
+  }
+
   /**
    * An indexed watcher: registered with its directory's index, not in watchersByDir. Its replay is scheduled as
    * an unindexed watcher's would be (one drain at watch time, if there is any history under the prefix), with
@@ -292,22 +303,7 @@ export class MvccStore implements Store {
     handler: (batch: RevisionBatch) => void,
     onError: WatchErrorHandler | undefined,
   ): MvccStoreWatch {
-    const w: Watcher = {
-      seq: this.nextWatcherSeq++,
-      index,
-      dueAt: NaN,
-      inDue: false,
-      prefix,
-      dir: prefix,
-      handler,
-      onError,
-      queue: [],
-      head: 0,
-      pendingEvents: 0,
-      scheduled: false,
-      active: true,
-      drainTask: () => undefined,
-    };
+    const w = this.newWatcher(prefix, prefix, handler, onError, index);
     let idx = this.indexByDir.get(prefix);
     if (!idx) this.indexByDir.set(prefix, (idx = new DirWatcherIndex<Watcher>(prefix)));
     w.dirIndex = idx;
