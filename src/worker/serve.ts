@@ -1,6 +1,7 @@
 // The worker half of the UI ⇄ worker protocol (the UI half is src/shared/protocol/client.ts): implements the
 // method map over a cluster, runs watch subscriptions as list+watch with squashed, ack-paced batches, and a
 // capped trace channel. No Kubernetes logic lives here: every object change goes through the API server.
+import { frozenJsonLength } from '../shared/lib/json-length';
 import type { ApiRequest, ApiResponse, UserInfo } from '../control-plane/apiserver/types';
 import { Verb } from '../control-plane/apiserver/types';
 import type { ResourceRegistry } from '../shared/api/resources';
@@ -635,7 +636,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       let bytes = 0;
       let n = 0;
       while (n < events.length) {
-        const size = jsonBytes(events[n]) + 1;
+        const size = frozenJsonLength(events[n]) + 1;
         if (bytes + size > room && !(n === 0 && inFlightBytes === 0)) break;
         bytes += size;
         n++;
@@ -737,20 +738,7 @@ function kindOf(cluster: ServableCluster, request: ApiRequest, listed: KubeList)
   return listed.kind.endsWith('List') ? listed.kind.slice(0, -'List'.length) : listed.kind;
 }
 
-/** JSON lengths of objects already measured: watch events share one frozen object per revision. */
-const jsonLengths = new WeakMap<object, number>();
-
-/** The JSON length of a value (what the page's structured clone roughly costs), measured once per object. */
-function jsonBytes(value: object): number {
-  let n = jsonLengths.get(value);
-  if (n === undefined) {
-    n = JSON.stringify(value).length;
-    jsonLengths.set(value, n);
-  }
-  return n;
-}
-
 /** One entry of a batch's diff: `"key":{…},`. */
 function batchEntryBytes(key: string, object: KubeObject): number {
-  return key.length + 4 + jsonBytes(object);
+  return key.length + 4 + frozenJsonLength(object);
 }

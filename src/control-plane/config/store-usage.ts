@@ -7,6 +7,7 @@
 // cap). Far below the cap the estimate is enough: the last exact total plus the average object size for each
 // object created since. (Updates that grow objects are not estimated: the plugin's slack covers them.)
 import type { KubeObject } from '../../shared/api/types';
+import { frozenJsonLength } from '../../shared/lib/json-length';
 import type { RevisionBatch, Store } from '../store/types';
 import { StoreEventType } from '../store/types';
 
@@ -74,7 +75,7 @@ export class StoreUsage implements StoreUsageReader {
     this.pendingCreates = 0;
     this.total = 0;
     for (const kv of this.store.range('').kvs) {
-      const size = storedSize(kv.key, kv.value);
+      const size = kv.key.length + frozenJsonLength(kv.value);
       this.sizes.set(kv.key, size);
       this.total += size;
     }
@@ -89,7 +90,7 @@ export class StoreUsage implements StoreUsageReader {
         this.sizes.delete(key);
         this.total -= before;
       } else {
-        const after = storedSize(key, value);
+        const after = key.length + frozenJsonLength(value);
         this.sizes.set(key, after);
         this.total += after - before;
       }
