@@ -18,7 +18,13 @@ export interface EngineCaseResult extends EngineSize {
   /** Wall ms per pod. */
   msPerPod: number;
   bootWallMs: number;
-  /** Heap after gc with the booted cluster, then with every pod running (bytes); undefined without --expose-gc. */
+  /**
+   * Heap after gc with the booted cluster, then with every pod running (bytes); undefined without --expose-gc.
+   * (after - boot) / pods also counts the bounded buffers filling up during the rollout — the store's history
+   * (10,000 revisions), the trace ring (10,000 events: already full after a 100-node boot, not after a 3-node one),
+   * the scheduler's decision records — so at small P it overstates what one more pod costs. The marginal cost
+   * once they are full is what bench/heap-breakdown.ts prints as "P → 2P", owner by owner.
+   */
   heapBootBytes?: number;
   heapAfterBytes?: number;
 }

@@ -7,11 +7,13 @@
 //      frame (CDP Performance.getMetrics ScriptDuration over frames seen by requestAnimationFrame; long animation
 //      frames' scripts), and worker → UI bytes per frame, measured in a second fresh page because counting bytes
 //      (JSON.stringify of each message) costs main-thread time itself.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { installProbe, type ProbeState } from './browser/page-probe';
+import { readTrace, taskCpuFigures, type TaskCpuFigures } from './browser/trace-summary';
 import { startBrowserBench } from './lib/browser';
 
 export interface PageResult {
@@ -38,6 +40,8 @@ export interface RolloutFigures {
   longTasks: number;
   maxLongTaskMs: number;
   longFrames: number;
+  /** The main thread's tasks from a Chrome trace of the rollout, by wall and by CPU (thread) time. */
+  taskCpu: TaskCpuFigures;
   maxLongFrameScriptMs: number;
   worstFrames: { duration: number; scriptMs: number; scripts: string[] }[];
 }
@@ -57,7 +61,7 @@ function entryGraph(dist: string, baseURL: string): { url: string; gzipBytes: nu
   return urls.map((url) => ({ url, gzipBytes: gzipOf(dist, url) }));
 }
 
-async function openProbed(browser: Browser, baseURL: string, countBytes: boolean): Promise<Page> {
+export async function openProbed(browser: Browser, baseURL: string, countBytes: boolean): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
@@ -68,8 +72,12 @@ async function openProbed(browser: Browser, baseURL: string, countBytes: boolean
 }
 
 const probeState = (page: Page): Promise<ProbeState> => page.evaluate(() => (window as unknown as { __benchProbe: { state: ProbeState } }).__benchProbe.state);
+/** A protocol call beside the page's; fails after 60 s (a worker restarted under it never answers). */
 const probeCall = (page: Page, method: string, params?: unknown): Promise<unknown> =>
-  page.evaluate(([m, p]) => (window as unknown as { __benchProbe: { call(m: string, p?: unknown): Promise<unknown> } }).__benchProbe.call(m as string, p), [method, params] as const);
+  Promise.race([
+    page.evaluate(([m, p]) => (window as unknown as { __benchProbe: { call(m: string, p?: unknown): Promise<unknown> } }).__benchProbe.call(m as string, p), [method, params] as const),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`${method}: no answer from the worker in 60 s`)), 60_000).unref()),
+  ]);
 
 export async function waitUsable(page: Page, timeoutMs = 60_000): Promise<ProbeState> {
   await page.waitForFunction(() => {
@@ -99,7 +107,7 @@ spec:
 }
 
 /** Adds nodes, sets 10x with the page's control, applies the Deployment and waits until all replicas are available. */
-async function rollout(page: Page, replicas: number, during: () => Promise<void> = async () => {}): Promise<number> {
+export async function rollout(page: Page, replicas: number, during: () => Promise<void> = async () => {}): Promise<number> {
   for (let i = 0; i < EXTRA_NODES; i++) await probeCall(page, 'sim/fault', { kind: 'add-node' });
   await page.getByRole('region', { name: 'Simulation' }).getByLabel('Speed').selectOption('10');
   await page.waitForFunction(() => {
@@ -115,6 +123,7 @@ async function rollout(page: Page, replicas: number, during: () => Promise<void>
   const start = Date.now();
   await probeCall(page, 'api/apply', { manifest: deployment(replicas) });
   const deadline = start + 300_000;
+  let lastNote = start;
   for (;;) {
     const res = (await probeCall(page, 'api/request', { verb: 'get', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'default', name: 'bench-rollout' })) as {
       body: { status?: { availableReplicas?: number; updatedReplicas?: number } };
@@ -122,6 +131,10 @@ async function rollout(page: Page, replicas: number, during: () => Promise<void>
     const st = res.body.status ?? {};
     if (st.availableReplicas === replicas && st.updatedReplicas === replicas) break;
     if (Date.now() > deadline) throw new Error(`rollout not complete after 300 s: ${JSON.stringify(st)}`);
+    if (Date.now() - lastNote > 15_000) {
+      lastNote = Date.now();
+      process.stderr.write(`  rollout ${Math.round((lastNote - start) / 1000)} s: ${st.availableReplicas ?? 0}/${replicas} available\n`);
+    }
     await page.waitForTimeout(250);
   }
   const wallMs = Date.now() - start;
@@ -152,11 +165,35 @@ export async function runPageCase(replicas: number): Promise<PageResult> {
       const get = (n: string) => metrics.find((m) => m.name === n)?.value ?? 0;
       return { script: get('ScriptDuration') * 1000, task: get('TaskDuration') * 1000 };
     };
+    // BENCH_PAGE_PROFILE=<dir>: a CPU profile of the page's main thread over the rollout (page-rollout.cpuprofile,
+    // for bench/profile-summary.ts or DevTools) and a Chrome trace (page-rollout.trace.json, for
+    // bench/browser/trace-summary.ts: tasks, layouts and who forced them, paints); both cost main-thread time.
+    // Without it, a trace of the 'toplevel' category only (each task's wall and CPU time, little overhead): on a
+    // loaded machine most of a long task's wall time is the thread waiting for a core, which its CPU time shows.
+    const profileDir = process.env.BENCH_PAGE_PROFILE;
+    const traceDir = profileDir ?? mkdtempSync(join(tmpdir(), 'kubeplay-page-trace-'));
+    const tracePath = join(traceDir, 'page-rollout.trace.json');
     let before = { script: 0, task: 0 };
     const wallMs = await rollout(page, replicas, async () => {
+      let categories = ['toplevel'];
+      if (profileDir) {
+        mkdirSync(profileDir, { recursive: true });
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await cdp.send('Profiler.start');
+        categories = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'blink.user_timing', 'v8'];
+      }
+      await bench.browser.startTracing(page, { path: tracePath, categories });
       before = await metric();
     });
     const after = await metric();
+    await bench.browser.stopTracing();
+    const taskCpu = taskCpuFigures(readTrace(tracePath));
+    if (!profileDir) rmSync(traceDir, { recursive: true, force: true });
+    if (profileDir) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(profileDir, 'page-rollout.cpuprofile'), JSON.stringify(profile));
+    }
     const s = await probeState(page);
     const frames = s.frames.length;
     const worst = [...s.longFrames].sort((a, b) => b.duration - a.duration).slice(0, 3);
@@ -170,18 +207,24 @@ export async function runPageCase(replicas: number): Promise<PageResult> {
       longTasks: s.longTasks.length,
       maxLongTaskMs: Math.max(0, ...s.longTasks.map((t) => t.duration)),
       longFrames: s.longFrames.length,
+      taskCpu,
       maxLongFrameScriptMs: Math.max(0, ...s.longFrames.map((f) => f.scriptMs)),
       worstFrames: worst.map((f) => ({ duration: Math.round(f.duration), scriptMs: Math.round(f.scriptMs), scripts: f.scripts.slice(0, 6) })),
     };
     await page.context().close();
 
-    // c (bytes): the same rollout in another fresh profile, every worker message measured.
-    const page2 = await openProbed(bench.browser, bench.baseURL, true);
-    await waitUsable(page2);
-    const bytesWall = await rollout(page2, replicas);
-    const s2 = await probeState(page2);
+    // c (bytes): the same rollout in another fresh profile, every worker message measured (BENCH_PAGE_NO_BYTES=1
+    // skips it, e.g. while profiling the timing pass: the bytes figures are then zero).
+    let s2: ProbeState = { ...s, frames: [], bigFrames: [] };
+    let bytesWall = 0;
+    if (!process.env.BENCH_PAGE_NO_BYTES) {
+      const page2 = await openProbed(bench.browser, bench.baseURL, true);
+      await waitUsable(page2);
+      bytesWall = await rollout(page2, replicas);
+      s2 = await probeState(page2);
+      await page2.context().close();
+    }
     const sizes = s2.frames.map((f) => f.bytes).sort((a, b) => a - b);
-    await page2.context().close();
 
     return {
       replicas,

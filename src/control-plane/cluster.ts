@@ -133,6 +133,32 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
+/**
+ * A pod's view of the data plane, built on its first use: every container start gets one, and most programs
+ * (nginx serving, sleep) never call out, so a pod that does not costs one small object instead of the view's closures.
+ */
+class LazyPodNetwork implements PodNetwork {
+  private view?: PodNetwork;
+
+  constructor(
+    private readonly dataPlane: () => DataPlane,
+    private readonly namespace: string,
+    private readonly pod: string,
+  ) {}
+
+  request(req: Parameters<PodNetwork['request']>[0]): ReturnType<PodNetwork['request']> {
+    return this.resolve().request(req);
+  }
+
+  lookup(name: string): ReturnType<PodNetwork['lookup']> {
+    return this.resolve().lookup(name);
+  }
+
+  private resolve(): PodNetwork {
+    return (this.view ??= podNetwork(this.dataPlane(), this.namespace, this.pod));
+  }
+}
+
 function selectControllers(which: ClusterOptions['controllers']): readonly ControllerDescriptor[] {
   if (which === false) return [];
   if (which === undefined || which === true) return defaultControllers;
@@ -245,7 +271,8 @@ export async function createCluster(options: ClusterOptions = {}): Promise<Clust
 
   const nodeConfigs = typeof options.nodes === 'number' || options.nodes === undefined ? defaultNodeConfigs(options.nodes ?? 3) : options.nodes;
   // Containers' own programs reach the data plane created just below (their pods start only once the clock runs).
-  const kubeletNetwork = (namespace: string, pod: string): PodNetwork => podNetwork(network, namespace, pod);
+  const dataPlane = (): DataPlane => network;
+  const kubeletNetwork = (namespace: string, pod: string): PodNetwork => new LazyPodNetwork(dataPlane, namespace, pod);
   const nodes = new NodeSimulator({ client: new Client(endpoint.connect('kubelet')), clock, rng, trace, nodes: nodeConfigs, kubelet: { settings, podNetwork: kubeletNetwork } });
   // kube-proxy and cluster DNS watch the API like the node agents they are; their rng is their own (seeded tests keep their stream).
   const network = new DataPlane({

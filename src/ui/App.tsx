@@ -3,7 +3,8 @@
 // What the first paint does not show (the Control plane and Nodes views; the inspector, which brings the YAML
 // parser) comes in chunks fetched right after it (usePreloadAfterFirstPaint), each behind a Suspense boundary of
 // its own so nothing else on the page unmounts while one loads, and each rendering synchronously once in
-// (components/preloadable). The Objects view, shown first, stays in the entry chunk: it is on the first paint.
+// (components/preloadable). The Objects view, shown first, stays in the entry chunk (its Graph/Table switch is on
+// the first paint); its graph canvas is a chunk of its own behind the view's own Suspense (ObjectsView).
 import { Suspense, useEffect, useState } from 'react';
 import type { CSSProperties, KeyboardEvent } from 'react';
 import { ErrorArea } from './components/ErrorArea';
@@ -15,7 +16,7 @@ import { TopBar } from './features/layout/TopBar';
 import { ClusterBanner } from './features/storage/ClusterBanner';
 import { TabRoleStatus } from './features/tabs/TabRoleStatus';
 import { ClusterFileActions } from './features/storage/ClusterFileActions';
-import { ObjectsView } from './features/objects/ObjectsView';
+import { ObjectGraphChunk, ObjectsView } from './features/objects/ObjectsView';
 import { Timeline } from './features/timeline/Timeline';
 import { selectError, selectNotice, selectPresentation, selectTheme, selectView } from './state/selectors';
 import { appStore, useAppStore } from './state/store';
@@ -34,7 +35,7 @@ function usePreloadAfterFirstPaint(): void {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(() => {
-        for (const chunk of [Inspector, RequestFlow, NodesView]) chunk.preload().catch(() => {});
+        for (const chunk of [ObjectGraphChunk, Inspector, RequestFlow, NodesView]) chunk.preload().catch(() => {});
       }, 0);
     });
     return () => {

@@ -100,6 +100,12 @@ export class APIServer {
   private readonly strategies = new Map<string, ResourceStrategy>();
   private readonly hints = new Map<string, SchemaHints>();
   private readonly fieldManagers = new Map<string, FieldManager>();
+  /**
+   * strategyFor by type object: the registry hands out the same object for a type on every request, so most
+   * lookups need not build the string key. Dropped whole on any registry change (the string-keyed caches stay
+   * the truth).
+   */
+  private strategiesByType = new WeakMap<ResourceType, ResourceStrategy>();
 
   constructor(private readonly options: APIServerOptions) {
     const { clock, store, registry, trace, rng } = options;
@@ -125,6 +131,7 @@ export class APIServer {
     };
     // Custom resource types come and go with their CRDs; their cached strategies and schemas go with them.
     registry.onChange(() => {
+      this.strategiesByType = new WeakMap();
       for (const cache of [this.strategies, this.hints, this.fieldManagers]) {
         for (const key of [...cache.keys()]) if (key.startsWith('custom:')) cache.delete(key);
       }
@@ -153,7 +160,7 @@ export class APIServer {
     return withCause(this.options.trace, ctx.requestSeq, () => {
       try {
         // The access reviews (kubectl auth can-i) are answered by the authorizer, not by a stored resource.
-        const response = isAccessReview(req) ? this.review(ctx) : this.dispatch(this.admit(ctx));
+        const response = isAccessReview(req) ? this.review(ctx) : this.dispatch(this.admit(ctx, storage));
         emitResponse(ctx, response.code);
         return response;
       } catch (err) {
@@ -169,7 +176,7 @@ export class APIServer {
     const ctx = this.begin({ ...req, verb: Verb.Watch });
     return withCause(this.options.trace, ctx.requestSeq, () => {
       try {
-        const rctx = this.admit(ctx);
+        const rctx = this.admit(ctx, storage);
         const watch = startWatch(rctx, handler);
         emitResponse(ctx, 200);
         return watch;
@@ -200,7 +207,8 @@ export class APIServer {
   }
 
   /** The filter chain: authentication → impersonation → authorization, then the resource the request names. */
-  private admit(ctx: RequestContext): ResourceContext {
+  /** storage: the registry's type for the request's group and resource, as handle() and watch() looked it up. */
+  private admit(ctx: RequestContext, storage: ResourceType | undefined): ResourceContext {
     authenticationStage(ctx, this.user);
     impersonationStage(ctx);
     // Resolve first (the namespace of a create may come from the body), but refuse unknown resources only
@@ -208,7 +216,7 @@ export class APIServer {
     let resolved: ResourceContext | undefined;
     let resolveError: unknown;
     try {
-      resolved = this.resolve(ctx);
+      resolved = this.resolve(ctx, storage);
     } catch (err) {
       resolveError = err;
     }
@@ -219,9 +227,8 @@ export class APIServer {
     return resolved;
   }
 
-  private resolve(ctx: RequestContext): ResourceContext {
+  private resolve(ctx: RequestContext, rt: ResourceType | undefined): ResourceContext {
     const req = ctx.req;
-    const rt = this.options.registry.forGroupResource({ group: req.group, resource: req.resource });
     const body = isJsonObject(req.body) ? req.body : undefined;
     const bodyKind = typeof body?.kind === 'string' ? body.kind : undefined;
     const bodyApiVersion = typeof body?.apiVersion === 'string' ? body.apiVersion : undefined;
@@ -258,7 +265,19 @@ export class APIServer {
     if (rt.custom && req.verb === Verb.Create && this.crds.isTerminating(rt)) {
       throw newMethodNotAllowed(rt, 'create not allowed while custom resource definition is terminating');
     }
-    return { ...ctx, rt, strategy: this.strategyFor(rt), namespace };
+    // Field by field rather than a spread of ctx (every request passes here); RequestContext has no other fields.
+    return {
+      id: ctx.id,
+      req: ctx.req,
+      requestSeq: ctx.requestSeq,
+      user: ctx.user,
+      server: ctx.server,
+      dryRun: ctx.dryRun,
+      warnings: ctx.warnings,
+      rt,
+      strategy: this.strategyFor(rt),
+      namespace,
+    };
   }
 
   private dispatch(ctx: ResourceContext): ApiResponse {
@@ -300,6 +319,14 @@ export class APIServer {
   }
 
   private strategyFor(rt: ResourceType): ResourceStrategy {
+    const known = this.strategiesByType.get(rt);
+    if (known) return known;
+    const s = this.strategyForKey(rt);
+    this.strategiesByType.set(rt, s);
+    return s;
+  }
+
+  private strategyForKey(rt: ResourceType): ResourceStrategy {
     const key = this.cacheKey(rt);
     const cached = this.strategies.get(key);
     if (cached) return cached;

@@ -2,7 +2,7 @@
 // of every stored value plus its key, as etcd's db size counts values).
 //
 // Sizing a value means serializing it, which costs a fair share of the write itself, so it is done lazily:
-// observe() (called from the store's onCommit) only remembers which keys changed, and the sizes are computed when
+// observe() (called from the store's onCommit) only remembers which keys changed, in order, and the sizes are computed when
 // someone asks for the exact figure (the Settings dialog, or the admission plugin once the estimate comes near its
 // cap). Far below the cap the estimate is enough: the last exact total plus the average object size for each
 // object created since. (Updates that grow objects are not estimated: the plugin's slack covers them.)
@@ -30,8 +30,12 @@ export const assumedObjectBytes = 4096;
 
 export class StoreUsage implements StoreUsageReader {
   private readonly sizes = new Map<string, number>();
-  /** Changed keys with their newest value (undefined: deleted), not yet counted in total. */
-  private dirty = new Map<string, KubeObject | undefined>();
+  /**
+   * Writes not yet counted in total, in commit order, as flat pairs: key, then its value (undefined: deleted).
+   * A list, not a map by key: observe() runs on every commit and appending costs less than hashing the key; the
+   * last pair of a key wins when they are counted.
+   */
+  private pending: (string | KubeObject | undefined)[] = [];
   private total = 0;
   /** Objects created since the last exact figure. */
   private pendingCreates = 0;
@@ -40,17 +44,18 @@ export class StoreUsage implements StoreUsageReader {
 
   constructor(
     private readonly store: Pick<Store, 'count' | 'range'>,
-    /** Changed keys remembered before they are sized anyway (bounds the memory of a store nobody asks about). */
-    private readonly maxPendingKeys = 100_000,
+    /** Writes remembered before they are sized anyway (bounds the memory of a store nobody asks about). */
+    private readonly maxPendingWrites = 100_000,
   ) {}
 
   /** Records a committed revision; call it from the store's onCommit. O(events). */
   observe(batch: RevisionBatch): void {
+    const pending = this.pending;
     for (const ev of batch.events) {
       if (ev.type === StoreEventType.Put && !ev.prevKv) this.pendingCreates++;
-      this.dirty.set(ev.kv.key, ev.type === StoreEventType.Delete ? undefined : ev.kv.value);
+      pending.push(ev.kv.key, ev.type === StoreEventType.Delete ? undefined : ev.kv.value);
     }
-    if (this.dirty.size > this.maxPendingKeys) this.storedBytes();
+    if (pending.length > 2 * this.maxPendingWrites) this.storedBytes();
   }
 
   objects(): number {
@@ -71,7 +76,7 @@ export class StoreUsage implements StoreUsageReader {
 
   private scan(): void {
     this.sizes.clear();
-    this.dirty = new Map();
+    this.pending = [];
     this.pendingCreates = 0;
     this.total = 0;
     for (const kv of this.store.range('').kvs) {
@@ -83,8 +88,10 @@ export class StoreUsage implements StoreUsageReader {
   }
 
   private flush(): void {
-    if (this.dirty.size === 0) return;
-    for (const [key, value] of this.dirty) {
+    if (this.pending.length === 0) return;
+    const latest = new Map<string, KubeObject | undefined>();
+    for (let i = 0; i < this.pending.length; i += 2) latest.set(this.pending[i] as string, this.pending[i + 1] as KubeObject | undefined);
+    for (const [key, value] of latest) {
       const before = this.sizes.get(key) ?? 0;
       if (value === undefined) {
         this.sizes.delete(key);
@@ -95,7 +102,7 @@ export class StoreUsage implements StoreUsageReader {
         this.total += after - before;
       }
     }
-    this.dirty = new Map();
+    this.pending = [];
     this.pendingCreates = 0;
   }
 }

@@ -17,8 +17,12 @@ export const NodeNameIndex = 'nodeName';
 
 export const indexByNamespace: IndexFunc = (obj) => (obj.metadata?.namespace ? [obj.metadata.namespace] : []);
 
-export const indexByOwnerUid: IndexFunc = (obj) =>
-  (obj.metadata?.ownerReferences ?? []).map((r) => r.uid).filter((uid): uid is string => !!uid);
+export const indexByOwnerUid: IndexFunc = (obj) => {
+  const refs = obj.metadata?.ownerReferences;
+  const out: string[] = [];
+  if (refs) for (let i = 0; i < refs.length; i++) if (refs[i].uid) out.push(refs[i].uid);
+  return out;
+};
 
 export const indexByNodeName: IndexFunc = (obj) => {
   const nodeName = (obj.spec as { nodeName?: unknown } | undefined)?.nodeName;
@@ -79,6 +83,8 @@ export class Indexer<T extends KubeObject = KubeObject> {
   private readonly indices = new Map<string, Map<string, Set<string>>>();
   /** index name → change trackers over it. */
   private readonly trackers = new Map<string, IndexChangeTracker[]>();
+  /** The indexes as an array (what every upsert walks), each with its map and trackers. */
+  private readonly entries: IndexEntry[] = [];
 
   constructor(indexers: Readonly<Record<string, IndexFunc>> = defaultIndexers) {
     this.addIndexers(indexers);
@@ -93,6 +99,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
       this.indexers.set(name, fn);
       const index = new Map<string, Set<string>>();
       this.indices.set(name, index);
+      this.entries.push({ name, fn, index, trackers: undefined });
       for (const [key, obj] of this.items) for (const v of fn(obj)) addTo(index, v, key);
     }
   }
@@ -104,6 +111,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
     const list = this.trackers.get(indexName);
     if (list) list.push(tracker);
     else this.trackers.set(indexName, [tracker]);
+    this.entries.find((e) => e.name === indexName)!.trackers = this.trackers.get(indexName);
     return tracker;
   }
 
@@ -113,7 +121,10 @@ export class Indexer<T extends KubeObject = KubeObject> {
       const i = list.indexOf(tracker);
       if (i < 0) continue;
       list.splice(i, 1);
-      if (list.length === 0) this.trackers.delete(name);
+      if (list.length === 0) {
+        this.trackers.delete(name);
+        this.entries.find((e) => e.name === name)!.trackers = undefined;
+      }
     }
   }
 
@@ -163,7 +174,10 @@ export class Indexer<T extends KubeObject = KubeObject> {
 
   /** Objects whose index `indexName` has the value. */
   byIndex(indexName: string, value: string): T[] {
-    return this.indexKeys(indexName, value).map((k) => this.items.get(k)!);
+    const keys = this.bucket(indexName, value);
+    const out: T[] = [];
+    if (keys) for (const k of keys) out.push(this.items.get(k)!);
+    return out;
   }
 
   /**
@@ -171,19 +185,27 @@ export class Indexer<T extends KubeObject = KubeObject> {
    * by a scan of every object: a bucket's own order follows when each object gained the index value instead.
    */
   byIndexInListOrder(indexName: string, value: string): T[] {
-    const keys = this.indexKeys(indexName, value);
-    // Buckets are usually already in order (objects gain the value in creation order): check before sorting.
+    const keys = this.bucket(indexName, value);
+    if (!keys) return [];
+    // Buckets are usually already in order (objects gain the value in creation order): check while collecting.
+    const out: T[] = [];
+    let prev = -1;
     let sorted = true;
-    for (let i = 1, prev = keys.length > 0 ? this.seqs.get(keys[0])! : 0; i < keys.length && sorted; i++) {
-      const seq = this.seqs.get(keys[i])!;
-      sorted = seq > prev;
+    for (const k of keys) {
+      const seq = this.seqs.get(k)!;
+      if (seq <= prev) sorted = false;
       prev = seq;
+      out.push(this.items.get(k)!);
     }
-    if (!sorted) {
-      const seqOf = new Map(keys.map((k) => [k, this.seqs.get(k)!]));
-      keys.sort((a, b) => seqOf.get(a)! - seqOf.get(b)!);
-    }
-    return keys.map((k) => this.items.get(k)!);
+    if (sorted) return out;
+    const ordered = [...keys].sort((a, b) => this.seqs.get(a)! - this.seqs.get(b)!);
+    return ordered.map((k) => this.items.get(k)!);
+  }
+
+  private bucket(indexName: string, value: string): Set<string> | undefined {
+    const index = this.indices.get(indexName);
+    if (!index) throw new Error(`Index with name ${indexName} does not exist`);
+    return index.get(value);
   }
 
   /** Keys of the objects whose index `indexName` has the value. */
@@ -201,11 +223,11 @@ export class Indexer<T extends KubeObject = KubeObject> {
   }
 
   private reindex(key: string, old: T | undefined, obj: T | undefined): void {
-    for (const [name, fn] of this.indexers) {
-      const index = this.indices.get(name)!;
-      const before = old ? fn(old) : [];
-      const after = obj ? fn(obj) : [];
-      const trackers = this.trackers.get(name);
+    const entries = this.entries;
+    for (let e = 0; e < entries.length; e++) {
+      const { fn, index, trackers } = entries[e];
+      const before = old ? fn(old) : noValues;
+      const after = obj ? fn(obj) : noValues;
       if (trackers) {
         for (const t of trackers) {
           t.record(before, key);
@@ -213,11 +235,26 @@ export class Indexer<T extends KubeObject = KubeObject> {
         }
       }
       // Common case: an update that keeps the index values (a status write) touches nothing.
-      if (before.length === after.length && before.every((v, i) => v === after[i])) continue;
+      if (sameValues(before, after)) continue;
       for (const v of before) removeFrom(index, v, key);
       for (const v of after) addTo(index, v, key);
     }
   }
+}
+
+interface IndexEntry {
+  name: string;
+  fn: IndexFunc;
+  index: Map<string, Set<string>>;
+  trackers: IndexChangeTracker[] | undefined;
+}
+
+const noValues: readonly string[] = [];
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function addTo(index: Map<string, Set<string>>, value: string, key: string): void {

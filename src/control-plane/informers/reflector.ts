@@ -40,6 +40,11 @@ export interface ReflectorOptions {
   maxBackoffMs?: number;
 }
 
+/** Not a BOOKMARK (nor an ERROR, which ends the watch before the events after it). */
+function isObjectEvent(ev: WatchEvent): boolean {
+  return ev.type !== WatchEventType.Bookmark;
+}
+
 export function isExpired(status: Status): boolean {
   return status.code === 410 || status.reason === 'Expired' || status.reason === 'Gone';
 }
@@ -140,23 +145,23 @@ export class Reflector {
 
   private onEvents(generation: number, events: WatchEvent[]): void {
     if (!this.running || generation !== this.generation) return;
-    let batch: WatchEvent[] = [];
+    // Usually the delivery is one revision's object events: it goes to the store as it is, without a copy.
     let rv = this.lastSyncRV;
-    const flush = () => {
-      if (batch.length > 0) this.store.applyEvents(batch, rv);
-      this.lastSyncRV = rv;
-      batch = [];
-    };
-    for (const ev of events) {
+    let objectEvents = 0;
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i];
       if (ev.type === WatchEventType.Error) {
-        flush();
+        const batch = objectEvents === i ? events.slice(0, i) : events.slice(0, i).filter(isObjectEvent);
+        if (batch.length > 0) this.store.applyEvents(batch, rv);
+        this.lastSyncRV = rv;
         this.failed(toStatus(ev.object), 'watch');
         return;
       }
       rv = ev.object.metadata?.resourceVersion ?? rv;
-      if (ev.type !== WatchEventType.Bookmark) batch.push(ev);
+      if (ev.type !== WatchEventType.Bookmark) objectEvents++;
     }
-    flush();
+    if (objectEvents > 0) this.store.applyEvents(objectEvents === events.length ? events : events.filter(isObjectEvent), rv);
+    this.lastSyncRV = rv;
   }
 
   private failed(status: Status, during: 'list' | 'watch'): void {

@@ -93,6 +93,7 @@ export class SharedInformer<T extends object = KubeObject> {
   private readonly trace: TraceSink;
   private readonly reflector: Reflector;
   private readonly listeners = new Set<Listener<Typed<T>>>();
+  private readonly traceComponent: string;
   private readonly onHandlerError: (err: unknown) => void;
   private started = false;
   private synced = false;
@@ -100,6 +101,7 @@ export class SharedInformer<T extends object = KubeObject> {
   constructor(options: SharedInformerOptions) {
     this.gvr = options.gvr;
     this.name = groupResourceString(options.gvr);
+    this.traceComponent = `informer/${this.name}`;
     this.clock = options.clock;
     this.trace = options.trace ?? nullTraceSink;
     this.indexer = new Indexer<Typed<T>>(options.indexers ?? defaultIndexers);
@@ -242,26 +244,29 @@ export class SharedInformer<T extends object = KubeObject> {
     if (notes.length === 0 && source === 'watch') return;
     let seq: number | undefined;
     if (this.trace !== nullTraceSink) {
-      const count = (type: Notification<unknown>['type']) => notes.filter((n) => n.type === type).length;
+      let added = 0;
+      let updated = 0;
+      let deleted = 0;
+      const keys: string[] = [];
+      for (const n of notes) {
+        if (n.type === 'add') added++;
+        else if (n.type === 'update') updated++;
+        else deleted++;
+        if (keys.length < 20) keys.push(keyOfNote(n));
+      }
       seq = this.trace.emit({
         kind: TraceKind.Custom,
-        component: `informer/${this.name}`,
-        data: {
-          event: 'informer.delta',
-          source,
-          resource: this.name,
-          resourceVersion,
-          added: count('add'),
-          updated: count('update'),
-          deleted: count('delete'),
-          keys: notes.slice(0, 20).map((n) => keyOfNote(n)),
-        },
+        component: this.traceComponent,
+        data: { event: 'informer.delta', source, resource: this.name, resourceVersion, added, updated, deleted, keys },
       });
     }
     if (this.listeners.size === 0) return;
-    withCause(this.trace, seq, () => {
-      for (const n of notes) for (const l of this.listeners) this.deliver(l, n);
-    });
+    if (this.trace === nullTraceSink) this.deliverAll(notes);
+    else withCause(this.trace, seq, () => this.deliverAll(notes));
+  }
+
+  private deliverAll(notes: readonly Notification<Typed<T>>[]): void {
+    for (const n of notes) for (const l of this.listeners) this.deliver(l, n);
   }
 
   private deliver(l: Listener<Typed<T>>, n: Notification<Typed<T>>): void {

@@ -259,11 +259,25 @@ export interface ImageReference {
 
 export class InvalidImageNameError extends Error {}
 
+/** Parsed references by image string: every pod of a Deployment names the same image. */
+const parsedReferences = new Map<string, ImageReference>();
+const parsedReferencesMax = 4096;
+
+/** ParseNormalizedNamed + TagNameOnly, memoized (the result is frozen: callers share it). */
+export function parseImageReference(image: string): ImageReference {
+  let ref = parsedReferences.get(image);
+  if (ref) return ref;
+  ref = Object.freeze(parseImageReferenceUncached(image));
+  if (parsedReferences.size >= parsedReferencesMax) parsedReferences.clear();
+  parsedReferences.set(image, ref);
+  return ref;
+}
+
 /**
  * docker/distribution reference.ParseNormalizedNamed with the kubelet's default tag: "nginx" →
  * docker.io/library/nginx:latest. Throws InvalidImageNameError with the reference package's texts.
  */
-export function parseImageReference(image: string): ImageReference {
+function parseImageReferenceUncached(image: string): ImageReference {
   const fail = (why: string) => new InvalidImageNameError(`couldn't parse image reference ${JSON.stringify(image)}: ${why}`);
   if (image === '') throw fail('invalid reference format');
   let rest = image;

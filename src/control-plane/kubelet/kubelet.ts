@@ -4,7 +4,7 @@
 // writes their status through pods/status when it changed. Every call goes through its own connection, which
 // can be partitioned; a failed call is retried later, so the kubelet converges once it can talk again.
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { Container, Node, NodeCondition, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Node, NodeCondition, Pod, PodStatus } from 'kubernetes-types/core/v1';
 import type { CSIDriver } from 'kubernetes-types/storage/v1';
 import { isStatusError, StatusReason } from '../../shared/api/status';
 import type { KubeObject } from '../../shared/api/types';
@@ -29,6 +29,7 @@ import { volumeSetUpFailures, type VolumeSetUpFailure } from './volumes';
 import { AttachWaiter, podVolumesInUse, type AttachStateReader, type AttachWaitResult } from './volume-attach';
 import { containerResourceValue, HostFilesystem, normalizePath, VolumeContentStore, type ObjectData } from './volume-contents';
 import { writtenVolumeFiles } from './volume-files';
+import { sameJson, shareWith } from './same-json';
 
 export interface KubeletOptions {
   /** The node name; defaults to config.name. */
@@ -116,7 +117,15 @@ export class Kubelet implements PodWorkerHost {
   private readonly timers = new Set<TimerHandle>();
   private podSource: PodSource | undefined;
   private readonly workers = new Map<string, PodWorker>();
-  private readonly written = new Map<string, string>();
+  /** The workers by namespace/name (at most one per name: a new uid replaces the old worker). */
+  private readonly workersByKey = new Map<string, PodWorker>();
+  /**
+   * The status last written per pod: the very object the worker computed (its lastStatus until it computes a
+   * different one), so remembering it costs nothing and the next status is compared field by field.
+   */
+  private readonly written = new Map<string, PodStatus>();
+  /** The stored status a written status was last shared with (shareWrittenStatus), to do it once per version. */
+  private readonly sharedWith = new WeakMap<PodStatus, PodStatus>();
   private readonly pendingStatus = new Set<string>();
   private readonly pendingDeletes = new Set<string>();
   private retryTimer: TimerHandle | undefined;
@@ -127,6 +136,9 @@ export class Kubelet implements PodWorkerHost {
   /** The volume manager's wait for PVC volumes to be bound and attached. */
   private readonly attachWaiter = new AttachWaiter();
   private readonly networkOf: KubeletOptions['podNetwork'];
+  private readonly workerRequests = new WeakMap<PodWorker, { cpu: number; memory: number }>();
+  private capacityCache: { pods: number; cpu: number; memory: number } | undefined;
+  private allocatableCache: Record<string, string> | undefined;
 
   constructor(options: KubeletOptions) {
     this.networkOf = options.podNetwork;
@@ -208,6 +220,7 @@ export class Kubelet implements PodWorkerHost {
     this.podSource = undefined;
     for (const w of this.workers.values()) w.stop();
     this.workers.clear();
+    this.workersByKey.clear();
     this.written.clear();
     this.pendingStatus.clear();
     this.pendingDeletes.clear();
@@ -442,11 +455,12 @@ export class Kubelet implements PodWorkerHost {
       return;
     }
     // The same name with a new uid: the old pod is gone.
-    for (const [otherUid, w] of this.workers) {
-      if (w.key === `${pod.metadata!.namespace}/${pod.metadata!.name}` && otherUid !== uid) this.removeWorker(otherUid, true);
-    }
+    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+    const previous = this.workersByKey.get(key);
+    if (previous && previous.uid !== uid) this.removeWorker(previous.uid, true);
     const worker = new PodWorker(this, pod);
     this.workers.set(uid, worker);
+    this.workersByKey.set(key, worker);
     this.trace({ event: 'kubelet.pod.add', pod: worker.key });
     if (!pod.metadata?.deletionTimestamp && !worker.isTerminal) {
       const rejection = this.admit(pod, uid);
@@ -473,6 +487,7 @@ export class Kubelet implements PodWorkerHost {
     if (kill) w.forceKill();
     else w.stop();
     this.workers.delete(uid);
+    if (this.workersByKey.get(w.key) === w) this.workersByKey.delete(w.key);
     this.written.delete(uid);
     this.pendingStatus.delete(uid);
     this.pendingDeletes.delete(uid);
@@ -482,25 +497,47 @@ export class Kubelet implements PodWorkerHost {
 
   /** canAdmitPod's resource check: the node's allocatable against what admitted pods request. */
   private admit(pod: Pod, uid: string): { reason: string; message: string } | undefined {
-    const allocatable = nodeAllocatable(this.config);
+    const capacity = this.admissionCapacity();
     let usedCpu = 0;
     let usedMemory = 0;
     let usedPods = 0;
     for (const [otherUid, w] of this.workers) {
       if (otherUid === uid || !w.countsForAdmission) continue;
-      const r = podRequests(w.pod);
+      const r = this.requestsOf(w);
       usedCpu += r.cpu;
       usedMemory += r.memory;
       usedPods++;
     }
     const want = podRequests(pod);
-    const capPods = Number(allocatable.pods);
+    const capPods = capacity.pods;
     if (usedPods + 1 > capPods) return outOf('pods', 1, usedPods, capPods);
-    const capCpu = toMillis(parseQuantity(allocatable.cpu));
+    const capCpu = capacity.cpu;
     if (want.cpu > 0 && usedCpu + want.cpu > capCpu) return outOf('cpu', want.cpu, usedCpu, capCpu);
-    const capMemory = toNumber(parseQuantity(allocatable.memory));
+    const capMemory = capacity.memory;
     if (want.memory > 0 && usedMemory + want.memory > capMemory) return outOf('memory', want.memory, usedMemory, capMemory);
     return undefined;
+  }
+
+  /**
+   * An admitted pod's requests, computed once per worker: container resources are immutable in v1.32 (no
+   * in-place resize), and admission sums them over every pod of the node for each new one.
+   */
+  private requestsOf(w: PodWorker): { cpu: number; memory: number } {
+    let r = this.workerRequests.get(w);
+    if (!r) {
+      r = podRequests(w.pod);
+      this.workerRequests.set(w, r);
+    }
+    return r;
+  }
+
+  /** The node's allocatable, parsed once (the config is fixed for the kubelet's life). */
+  private admissionCapacity(): { pods: number; cpu: number; memory: number } {
+    if (!this.capacityCache) {
+      const allocatable = nodeAllocatable(this.config);
+      this.capacityCache = { pods: Number(allocatable.pods), cpu: toMillis(parseQuantity(allocatable.cpu)), memory: toNumber(parseQuantity(allocatable.memory)) };
+    }
+    return this.capacityCache;
   }
 
   /** A pod's files in hostPath volumes stay on the node when the pod goes. */
@@ -525,13 +562,18 @@ export class Kubelet implements PodWorkerHost {
   objectData(kind: 'configmap' | 'secret', namespace: string, name: string): ObjectData | undefined {
     try {
       const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace }) : this.client.secrets.get(name, { namespace });
+      // Decoded once per object version when the client hands out the stored (frozen) object.
+      const known = objectDataCache.get(obj);
+      if (known) return known;
       const data: Record<string, string> = {};
       if (kind === 'configmap') {
         Object.assign(data, obj.data ?? {});
         for (const [k, v] of Object.entries((obj as { binaryData?: Record<string, string> }).binaryData ?? {})) data[k] = decodeBase64(v);
       } else for (const [k, v] of Object.entries(obj.data ?? {})) data[k] = decodeBase64(v);
       const times = [obj.metadata?.creationTimestamp, ...(obj.metadata?.managedFields ?? []).map((f) => f.time)].map((t) => Date.parse(t ?? '')).filter((t) => !Number.isNaN(t));
-      return { data, changedAt: times.length ? Math.max(...times) : 0 };
+      const result: ObjectData = { data, changedAt: times.length ? Math.max(...times) : 0 };
+      if (Object.isFrozen(obj)) objectDataCache.set(obj, result);
+      return result;
     } catch (err) {
       if (!isStatusError(err)) throw err;
       return undefined;
@@ -540,7 +582,13 @@ export class Kubelet implements PodWorkerHost {
 
   /** What the volume plugins read: the object cache and the node's allocatable. */
   get volumeSources(): { objects: (kind: 'configmap' | 'secret', namespace: string, name: string) => ObjectData | undefined; allocatable: Record<string, string> } {
-    return { objects: (kind, namespace, name) => this.objectData(kind, namespace, name), allocatable: nodeAllocatable(this.config) as Record<string, string> };
+    return { objects: (kind, namespace, name) => this.objectData(kind, namespace, name), allocatable: this.allocatable() };
+  }
+
+  /** nodeAllocatable of the fixed config, computed once (callers only read it). */
+  private allocatable(): Record<string, string> {
+    this.allocatableCache ??= Object.freeze(nodeAllocatable(this.config)) as Record<string, string>;
+    return this.allocatableCache;
   }
 
   podNetwork(pod: Pod): PodNetwork | undefined {
@@ -648,7 +696,7 @@ export class Kubelet implements PodWorkerHost {
       if (vf.fieldRef) {
         env[e.name] = fieldRefValue(vf.fieldRef.fieldPath, pod, this);
       } else if (vf.resourceFieldRef) {
-        env[e.name] = containerResourceValue(vf.resourceFieldRef, container, nodeAllocatable(this.config) as Record<string, string>);
+        env[e.name] = containerResourceValue(vf.resourceFieldRef, container, this.allocatable());
       } else if (vf.configMapKeyRef || vf.secretKeyRef) {
         const kind = vf.configMapKeyRef ? 'configmap' : 'secret';
         const ref = (vf.configMapKeyRef ?? vf.secretKeyRef)!;
@@ -673,9 +721,9 @@ export class Kubelet implements PodWorkerHost {
   statusChanged(worker: PodWorker): void {
     if (!this.running || this.workers.get(worker.uid) !== worker) return;
     const status = worker.computeStatus();
-    const text = JSON.stringify(status);
-    if (this.written.get(worker.uid) === text) return;
-    this.writeStatus(worker, status, text);
+    const written = this.written.get(worker.uid);
+    if (written !== undefined && sameJson(written, status)) return;
+    this.writeStatus(worker, status);
   }
 
   /**
@@ -684,6 +732,7 @@ export class Kubelet implements PodWorkerHost {
    * node was unreachable, say), the kubelet writes its status again.
    */
   private reconcileStatus(worker: PodWorker, pod: Pod): void {
+    this.shareWrittenStatus(worker, pod);
     const mine = worker.lastStatus;
     if (!mine || !this.written.has(worker.uid) || pod.metadata?.deletionTimestamp) return;
     const stored = pod.status?.conditions ?? [];
@@ -695,7 +744,23 @@ export class Kubelet implements PodWorkerHost {
     this.statusChanged(worker);
   }
 
-  private writeStatus(worker: PodWorker, status: NonNullable<Pod['status']>, text: string): void {
+  /**
+   * The watch brought back the status the kubelet wrote: keep, in place of the kubelet's own copy, one with the
+   * same JSON text made of the API server's (shared, frozen) parts where they are equal, so remembering what was
+   * written costs little memory per pod. (The stored status is not equal as a whole: the server drops the
+   * conditions' `lastProbeTime: null`.)
+   */
+  private shareWrittenStatus(worker: PodWorker, pod: Pod): void {
+    const written = this.written.get(worker.uid);
+    const stored = pod.status;
+    if (!written || !stored || worker.lastStatus !== written || this.sharedWith.get(written) === stored) return;
+    const shared = shareWith(written, stored);
+    this.sharedWith.set(shared, stored);
+    worker.lastStatus = shared;
+    this.written.set(worker.uid, shared);
+  }
+
+  private writeStatus(worker: PodWorker, status: PodStatus): void {
     const cached = this.podSource?.get(worker.key);
     const base = cached && cached.metadata?.uid === worker.uid ? cached : worker.pod;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -705,7 +770,7 @@ export class Kubelet implements PodWorkerHost {
       const body: Pod = { ...source, status };
       try {
         this.client.pods.updateStatus(body as Pod & KubeObject);
-        this.written.set(worker.uid, text);
+        this.written.set(worker.uid, status);
         this.pendingStatus.delete(worker.uid);
         this.trace({ event: 'kubelet.pod.status', pod: worker.key, phase: status.phase });
         return;
@@ -807,9 +872,7 @@ export class Kubelet implements PodWorkerHost {
   }
 
   private workerFor(namespace: string, name: string): PodWorker | undefined {
-    const key = `${namespace}/${name}`;
-    for (const w of this.workers.values()) if (w.key === key) return w;
-    return undefined;
+    return this.workersByKey.get(`${namespace}/${name}`);
   }
 
   /**
@@ -835,6 +898,9 @@ export class Kubelet implements PodWorkerHost {
     return { lines: lines.map((l) => ({ time: l.at, text: l.text })) };
   }
 }
+
+/** ObjectData by the API object it was decoded from (only frozen objects, which cannot change). */
+const objectDataCache = new WeakMap<object, ObjectData>();
 
 function outOf(resource: string, requested: number, used: number, capacity: number): { reason: string; message: string } {
   return { reason: `OutOf${resource}`, message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}` };

@@ -19,6 +19,7 @@ import { probeTimings, runProbe, ProbeType } from './probes';
 import type { ContainerRuntime, PullResult } from './runtime';
 import { nextMountRetryMs, type VolumeSetUpFailure } from './volumes';
 import type { AttachWaitResult } from './volume-attach';
+import { sameJson } from './same-json';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -70,7 +71,8 @@ interface Instance {
   probeTimers: TimerHandle[];
   started: boolean;
   ready: boolean;
-  counts: Record<ProbeType, { success: number; failure: number }>;
+  /** Consecutive probe results per probe type, made at the first result (most containers have no probes). */
+  counts?: Partial<Record<ProbeType, { success: number; failure: number }>>;
 }
 
 interface ContainerRecord {
@@ -89,6 +91,33 @@ interface ContainerRecord {
   configRetryAt?: number;
   /** From the API status, when the kubelet restarted and the runtime lost the container. */
   carried?: { lastState: ApiContainerState; restart: boolean };
+}
+
+/**
+ * A pod's containers by name, in spec order (init containers first). A list, not a Map: a pod has one or two
+ * containers, and a Map's table costs more memory per pod than the whole list.
+ */
+class ContainerRecords {
+  private readonly list: ContainerRecord[] = [];
+
+  get(name: string): ContainerRecord | undefined {
+    for (const rec of this.list) if (rec.spec.name === name) return rec;
+    return undefined;
+  }
+
+  set(name: string, rec: ContainerRecord): void {
+    const i = this.list.findIndex((r) => r.spec.name === name);
+    if (i >= 0) this.list[i] = rec;
+    else this.list.push(rec);
+  }
+
+  values(): readonly ContainerRecord[] {
+    return this.list;
+  }
+
+  keys(): string[] {
+    return this.list.map((r) => r.spec.name);
+  }
 }
 
 const sandboxSetupMs = 600;
@@ -128,27 +157,46 @@ export function expandContainerArgs(args: readonly string[] | undefined, env: Re
   );
 }
 
+/** Whether the pod changed in what the kubelet acts on (the comparison is of JSON texts, made without them). */
 function specChanged(a: Pod, b: Pod): boolean {
   const am = a.metadata ?? {};
   const bm = b.metadata ?? {};
   return (
     am.deletionTimestamp !== bm.deletionTimestamp ||
     am.deletionGracePeriodSeconds !== bm.deletionGracePeriodSeconds ||
-    JSON.stringify(a.spec) !== JSON.stringify(b.spec) ||
-    JSON.stringify(am.labels ?? {}) !== JSON.stringify(bm.labels ?? {}) ||
-    JSON.stringify(am.annotations ?? {}) !== JSON.stringify(bm.annotations ?? {}) ||
-    JSON.stringify((a.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'ContainersReady' && c.type !== 'Initialized' && c.type !== 'PodReadyToStartContainers')) !==
-      JSON.stringify((b.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'ContainersReady' && c.type !== 'Initialized' && c.type !== 'PodReadyToStartContainers'))
+    !sameJson(a.spec, b.spec) ||
+    !sameJson(am.labels ?? {}, bm.labels ?? {}) ||
+    !sameJson(am.annotations ?? {}, bm.annotations ?? {}) ||
+    !sameForeignConditions(a.status?.conditions ?? [], b.status?.conditions ?? [])
   );
+}
+
+/** The conditions the kubelet computes itself; a change to the others (DisruptionTarget, gates…) wakes it. */
+function isKubeletCondition(c: PodCondition): boolean {
+  return c.type === 'Ready' || c.type === 'ContainersReady' || c.type === 'Initialized' || c.type === 'PodReadyToStartContainers';
+}
+
+/** The conditions other than the kubelet's, in order, compared as their JSON texts. */
+function sameForeignConditions(a: readonly PodCondition[], b: readonly PodCondition[]): boolean {
+  let j = 0;
+  for (const c of a) {
+    if (isKubeletCondition(c)) continue;
+    while (j < b.length && isKubeletCondition(b[j])) j++;
+    if (j >= b.length || !sameJson(c, b[j])) return false;
+    j++;
+  }
+  while (j < b.length && isKubeletCondition(b[j])) j++;
+  return j === b.length;
 }
 
 export class PodWorker {
   pod: Pod;
   readonly uid: string;
-  private readonly containers = new Map<string, ContainerRecord>();
+  private readonly containers = new ContainerRecords();
   private sandbox: { createdAt: number; readyAt: number; ip?: string; ready: boolean; torndown: boolean } | undefined;
   private startTime: number | undefined;
-  private timers = new Set<TimerHandle>();
+  /** Pending wake-ups; made at the first (a running pod usually has none). */
+  private timers: Set<TimerHandle> | undefined;
   private syncQueued = false;
   private stopped = false;
   /** Set once the pod ended for good (restartPolicy Never/OnFailure, init failure, rejection). */
@@ -230,7 +278,11 @@ export class PodWorker {
     this.pod = pod;
     // Like the kubelet's config source, only a change to what the kubelet acts on wakes the worker: its own
     // status writes coming back through the watch do not.
-    if (!specChanged(before, pod)) return;
+    if (!specChanged(before, pod)) {
+      // The same containers: hold the newest object's, so the older pod objects can be freed.
+      this.adoptContainerSpecs(pod);
+      return;
+    }
     const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
     for (const c of all) {
       const rec = this.containers.get(c.name);
@@ -247,6 +299,15 @@ export class PodWorker {
     this.requestSync();
   }
 
+  private adoptContainerSpecs(pod: Pod): void {
+    for (const list of [pod.spec?.initContainers, pod.spec?.containers]) {
+      for (const c of list ?? []) {
+        const rec = this.containers.get(c.name);
+        if (rec) rec.spec = c;
+      }
+    }
+  }
+
   requestSync(): void {
     if (this.syncQueued || this.stopped) return;
     this.syncQueued = true;
@@ -258,17 +319,18 @@ export class PodWorker {
 
   private wakeAt(at: number, label: string): void {
     const handle = this.host.clock.setTimer(Math.max(0, at - this.host.clock.now()), () => {
-      this.timers.delete(handle);
+      this.timers?.delete(handle);
+      if (this.timers?.size === 0) this.timers = undefined;
       this.requestSync();
     }, `kubelet/${this.host.nodeName} ${label} ${this.key}`);
-    this.timers.add(handle);
+    (this.timers ??= new Set()).add(handle);
   }
 
   /** The node died: everything stops, no status, no events. */
   stop(): void {
     this.stopped = true;
-    for (const t of this.timers) this.host.clock.clearTimer(t);
-    this.timers.clear();
+    for (const t of this.timers ?? []) this.host.clock.clearTimer(t);
+    this.timers = undefined;
     for (const rec of this.containers.values()) {
       rec.pull?.cancel();
       for (const inst of [rec.current, rec.previous]) if (inst) this.clearInstanceTimers(inst);
@@ -580,7 +642,6 @@ export class PodWorker {
       probeTimers: [],
       started: !rec.spec.startupProbe,
       ready: false,
-      counts: { Liveness: { success: 0, failure: 0 }, Readiness: { success: 0, failure: 0 }, Startup: { success: 0, failure: 0 } },
     };
     inst.ready = inst.started && !rec.spec.readinessProbe && rec.kind !== 'init';
     if (rec.current) {
@@ -724,7 +785,7 @@ export class PodWorker {
       podIP: this.sandbox?.ip ?? '',
       elapsedMs: this.host.clock.now() - inst.startedAt,
     });
-    const counts = inst.counts[type];
+    const counts = ((inst.counts ??= {})[type] ??= { success: 0, failure: 0 });
     if (result.success) {
       counts.success++;
       counts.failure = 0;

@@ -39,6 +39,7 @@ export class ContainerRuntime {
   private readonly usedIPs = new Set<string>();
   private lastIP = 1;
   private containerCount = 0;
+  private cidr: { baseNum: number; size: number } | undefined;
 
   /**
    * @param pullTimeMs The simulated registry's pull time setting: a fixed time for every pull that downloads
@@ -108,11 +109,8 @@ export class ContainerRuntime {
 
   /** Next free IP of the pod CIDR, host-local style: round robin from .2, skipping those in use. */
   allocateIP(): string | undefined {
-    const [base, bitsText] = this.podCIDR.split('/');
-    const bits = Number(bitsText);
-    const size = 2 ** (32 - bits);
-    const octets = base.split('.').map(Number);
-    const baseNum = ((octets[0] << 24) >>> 0) + (octets[1] << 16) + (octets[2] << 8) + octets[3];
+    this.cidr ??= parseCIDR(this.podCIDR);
+    const { baseNum, size } = this.cidr;
     for (let step = 0; step < size; step++) {
       let offset = ((this.lastIP + step) % (size - 2)) + 1;
       if (offset < 2) offset = 2;
@@ -141,4 +139,10 @@ export class ContainerRuntime {
   newContainerID(podUID: string, container: string, attempt: number): string {
     return `containerd://${hexDigest(`${this.nodeName}/${podUID}/${container}/${attempt}/${++this.containerCount}`)}`;
   }
+}
+
+function parseCIDR(cidr: string): { baseNum: number; size: number } {
+  const [base, bitsText] = cidr.split('/');
+  const octets = base.split('.').map(Number);
+  return { baseNum: ((octets[0] << 24) >>> 0) + (octets[1] << 16) + (octets[2] << 8) + octets[3], size: 2 ** (32 - Number(bitsText)) };
 }

@@ -113,23 +113,86 @@ function base64url(text: string): string {
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** The token header is the same for every pod (one signing key): encoded once. */
+let encodedTokenHeader: string | undefined;
+
 /** A bound service-account token's shape (the signature is not a real one: nothing verifies it here). */
 export function serviceAccountToken(pod: Pod, issuedAt: number, expirationSeconds: number, audience?: string): string {
-  const ns = pod.metadata?.namespace ?? '';
-  const sa = pod.spec?.serviceAccountName ?? 'default';
-  const iat = Math.floor(issuedAt / 1000);
-  const header = { alg: 'RS256', kid: hexDigest('kubeplay-sa-key', 43) };
+  return tokenOf(tokenClaimsOf(pod, issuedAt, expirationSeconds, audience));
+}
+
+/** What a token says about its pod: the few strings it is made of, so a lazy token keeps no pod alive. */
+interface TokenClaims {
+  namespace: string;
+  serviceAccount: string;
+  nodeName: string;
+  podName: string;
+  uid: string | undefined;
+  issuedAt: number;
+  expirationSeconds: number;
+  audience: string | undefined;
+}
+
+function tokenClaimsOf(pod: Pod, issuedAt: number, expirationSeconds: number, audience: string | undefined): TokenClaims {
+  return {
+    namespace: pod.metadata?.namespace ?? '',
+    serviceAccount: pod.spec?.serviceAccountName ?? 'default',
+    nodeName: pod.spec?.nodeName ?? '',
+    podName: pod.metadata?.name ?? '',
+    uid: pod.metadata?.uid,
+    issuedAt,
+    expirationSeconds,
+    audience,
+  };
+}
+
+function tokenOf(c: TokenClaims): string {
+  const ns = c.namespace;
+  const sa = c.serviceAccount;
+  const iat = Math.floor(c.issuedAt / 1000);
+  encodedTokenHeader ??= base64url(JSON.stringify({ alg: 'RS256', kid: hexDigest('kubeplay-sa-key', 43) }));
   const payload = {
-    aud: [audience ?? 'https://kubernetes.default.svc.cluster.local'],
-    exp: iat + expirationSeconds,
+    aud: [c.audience ?? 'https://kubernetes.default.svc.cluster.local'],
+    exp: iat + c.expirationSeconds,
     iat,
     iss: 'https://kubernetes.default.svc.cluster.local',
-    jti: hexDigest(`${pod.metadata?.uid}/token`, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
-    'kubernetes.io': { namespace: ns, node: { name: pod.spec?.nodeName ?? '' }, pod: { name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' }, serviceaccount: { name: sa } },
+    jti: hexDigest(`${c.uid}/token`, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
+    'kubernetes.io': { namespace: ns, node: { name: c.nodeName }, pod: { name: c.podName, uid: c.uid ?? '' }, serviceaccount: { name: sa } },
     nbf: iat,
     sub: `system:serviceaccount:${ns}:${sa}`,
   };
-  return `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}.${base64url(hexDigest(`${pod.metadata?.uid}/sig`, 256))}`;
+  return `${encodedTokenHeader}.${base64url(JSON.stringify(payload))}.${base64url(hexDigest(`${c.uid}/sig`, 256))}`;
+}
+
+/**
+ * The token file of a projected volume. Every pod's kube-api-access volume has one, and nearly none is ever
+ * read (kubectl exec cat), so its ~1 KB of text is made on first read and not kept: it is a pure function of
+ * the claims.
+ */
+class TokenFile implements VolumeFile {
+  constructor(
+    private readonly claims: TokenClaims,
+    readonly mode: number,
+  ) {}
+
+  get content(): string {
+    return tokenOf(this.claims);
+  }
+
+  sameAs(other: TokenFile): boolean {
+    const a = this.claims;
+    const b = other.claims;
+    return (
+      a.namespace === b.namespace &&
+      a.serviceAccount === b.serviceAccount &&
+      a.nodeName === b.nodeName &&
+      a.podName === b.podName &&
+      a.uid === b.uid &&
+      a.audience === b.audience &&
+      Math.floor(a.issuedAt / 1000) === Math.floor(b.issuedAt / 1000) &&
+      a.expirationSeconds === b.expirationSeconds
+    );
+  }
 }
 
 // ------------------------------------------------------------------ projection
@@ -171,7 +234,7 @@ export function projectVolume(pod: Pod, volume: Volume, ctx: ProjectionContext):
     for (const src of volume.projected.sources ?? []) {
       if (src.serviceAccountToken) {
         const t = src.serviceAccountToken;
-        out.set(t.path, { content: serviceAccountToken(pod, ctx.mountedAt, t.expirationSeconds ?? 3607, t.audience), mode });
+        out.set(t.path, new TokenFile(tokenClaimsOf(pod, ctx.mountedAt, t.expirationSeconds ?? 3607, t.audience), mode));
       } else if (src.configMap) {
         const obj = ctx.objects('configmap', ns, src.configMap.name ?? '');
         if (obj) keyedFiles(obj.data, src.configMap.items, mode, out);
@@ -190,7 +253,11 @@ function sameFiles(a: Map<string, VolumeFile>, b: Map<string, VolumeFile>): bool
   if (a.size !== b.size) return false;
   for (const [k, v] of a) {
     const o = b.get(k);
-    if (!o || o.content !== v.content || o.mode !== v.mode) return false;
+    if (!o || o.mode !== v.mode) return false;
+    // Two lazy tokens are the same text when their claims are (without making either).
+    if (v instanceof TokenFile && o instanceof TokenFile) {
+      if (!v.sameAs(o)) return false;
+    } else if (o.content !== v.content) return false;
   }
   return true;
 }

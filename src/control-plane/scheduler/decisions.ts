@@ -74,8 +74,11 @@ export interface DecisionRecord extends Omit<SchedulingDecision, 'nodes'> {
   totals: Float64Array;
 }
 
+/** The totals of a record not scored (yet): recordScores replaces the array, nothing writes into it. */
+const noTotals = new Float64Array(0);
+
 export function newDecisionRecord(base: Omit<SchedulingDecision, 'nodes'>): DecisionRecord {
-  return { ...base, filtered: new Map(), feasible: [], plugins: [], weights: [], raw: [], normalized: [], totals: new Float64Array(0) };
+  return { ...base, filtered: new Map(), feasible: [], plugins: [], weights: [], raw: [], normalized: [], totals: noTotals };
 }
 
 /** Stores the framework's score table compactly. */

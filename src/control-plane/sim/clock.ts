@@ -26,12 +26,29 @@ export interface Clock {
   defer(fn: () => void, label?: string): void;
 }
 
+// Every write stamps a time, and virtual time stands still while a burst of writes settles: the last second's
+// text is kept, so formatting costs one Date only when the second changes.
+let lastSecond = NaN;
+let lastSecondText = '';
+
 /** RFC 3339 with second precision, as metav1.Time serialises: "2026-11-22T14:33:28Z". */
 export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(Math.trunc(ms) / 1000); // Date truncates fractional ms
+  if (second !== lastSecond) {
+    lastSecondText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastSecondText;
 }
+
+let lastMicroMs = NaN;
+let lastMicroText = '';
 
 /** metav1.MicroTime, as Lease renewTime and Event eventTime use: "2026-11-22T14:33:28.123000Z". */
 export function rfc3339Micro(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  if (ms !== lastMicroMs) {
+    lastMicroText = new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    lastMicroMs = ms;
+  }
+  return lastMicroText;
 }

@@ -29,4 +29,13 @@ describe('createRng', () => {
     expect(ids.size).toBe(100);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
+
+  it('draws the same uids and names from a seed as it always has (histories depend on them)', () => {
+    const r = createRng(3);
+    expect([r.uuid(), r.string(5, 'bcdfghjklmnpqrstvwxz2456789'), r.uuid()]).toEqual([
+      '071c7724-831b-47ce-a5b4-a8d80e4ec6b2',
+      'mzbbq',
+      '9ac99158-d677-49cd-ba5b-b7febafc018d',
+    ]);
+  });
 });

@@ -24,22 +24,34 @@ export function createRng(seed: number): Rng {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number): number => Math.floor(next() * n);
-  const hex = (n: number): string => {
-    let out = '';
-    for (let i = 0; i < n; i++) out += int(16).toString(16);
-    return out;
+  // Strings are built from one array of char codes: concatenating a character at a time leaves a V8 rope of
+  // ~36 pieces per uid, held for the life of every object (1.9 KiB per pod in the heap benchmark).
+  const HEX = '0123456789abcdef';
+  const pushHex = (codes: number[], n: number): void => {
+    for (let i = 0; i < n; i++) codes.push(HEX.charCodeAt(int(16)));
   };
+  const DASH = 45;
   return {
     next,
     int,
     string(n, alphabet) {
-      let out = '';
-      for (let i = 0; i < n; i++) out += alphabet[int(alphabet.length)];
-      return out;
+      const codes: number[] = [];
+      for (let i = 0; i < n; i++) codes.push(alphabet.charCodeAt(int(alphabet.length)));
+      return String.fromCharCode(...codes);
     },
     uuid() {
-      const variant = (8 + int(4)).toString(16);
-      return `${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`;
+      const variant = HEX.charCodeAt(8 + int(4));
+      const codes: number[] = [];
+      pushHex(codes, 8);
+      codes.push(DASH);
+      pushHex(codes, 4);
+      codes.push(DASH, HEX.charCodeAt(4));
+      pushHex(codes, 3);
+      codes.push(DASH, variant);
+      pushHex(codes, 3);
+      codes.push(DASH);
+      pushHex(codes, 12);
+      return String.fromCharCode(...codes);
     },
     state: () => s,
   };

@@ -84,6 +84,17 @@ describe('VirtualClock', () => {
     expect(rfc3339(t)).toBe('2026-11-22T14:33:28Z');
     expect(rfc3339Micro(t)).toBe('2026-11-22T14:33:28.123000Z');
   });
+
+  it('formats every time afresh when the second or millisecond changes (the last text is reused)', () => {
+    const base = Date.UTC(2026, 10, 22, 14, 33, 28, 0);
+    const times = [base, base + 999, base + 1000, base + 999, base - 1, base - 1000, base + 60_000, base + 60_000.7, base];
+    for (const t of times) {
+      const iso = new Date(t).toISOString();
+      expect(rfc3339(t)).toBe(iso.replace(/\.\d{3}Z$/, 'Z'));
+      expect(rfc3339Micro(t)).toBe(iso.replace(/\.(\d{3})Z$/, '.$1000Z'));
+    }
+    expect(() => rfc3339(NaN)).toThrow(RangeError);
+  });
 });
 
 describe('advance settles deferred work after every instant', () => {

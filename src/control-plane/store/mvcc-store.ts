@@ -405,6 +405,10 @@ export class MvccStore implements Store {
    * defers one segment for each run of its idle members between the unindexed watchers' drains.
    */
   private dispatchIndexed(batch: RevisionBatch): void {
+    if (batch.events.length === 1) {
+      this.dispatchIndexedOne(batch);
+      return;
+    }
     const perWatcher = new Map<Watcher, StoreEvent[]>();
     const passes = new Map<string, DirPass>();
     const order: (Watcher | DirPass)[] = [];
@@ -447,19 +451,60 @@ export class MvccStore implements Store {
         continue;
       }
       const { idx, plain, events } = item;
-      // Members whose turn in a running segment has passed are idle before this write, as their drains were.
-      idx.settleRunning();
-      idx.lastRevision = batch.revision;
-      let from = 0;
-      for (const p of plain) {
-        idx.scheduleIdle(from, p.seq, () => this.newSegment(idx, from, p.seq));
-        from = p.seq;
-        this.enqueue(p, part(perWatcher.get(p)!), true);
-      }
-      idx.scheduleIdle(from, Infinity, () => this.newSegment(idx, from, Infinity));
-      const dirBatch = part(events);
-      for (const w of idx.membersFor(events, this.clock.now())) this.enqueue(w, dirBatch, true);
+      this.dispatchToDir(idx, plain, (p) => part(perWatcher.get(p)!), part(events));
     }
+  }
+
+  /**
+   * dispatchIndexed() for a batch of one event (almost every write): the whole batch goes to every watcher it
+   * reaches, and the watchers are visited in the order the general path would record them, so each directory
+   * is handled as it is visited, without the per-watcher bookkeeping.
+   */
+  private dispatchIndexedOne(batch: RevisionBatch): void {
+    const key = batch.events[0].kv.key;
+    this.dispatchOneToDir('', key, batch);
+    for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) this.dispatchOneToDir(key.slice(0, i + 1), key, batch);
+  }
+
+  private dispatchOneToDir(dir: string, key: string, batch: RevisionBatch): void {
+    const idx = this.indexByDir.get(dir);
+    const set = this.watchersByDir.get(dir);
+    if (!idx) {
+      if (set) for (const w of set) if (w.prefix.length === dir.length || key.startsWith(w.prefix)) this.enqueue(w, batch, true);
+      return;
+    }
+    let plain: Watcher[] = noWatchers;
+    if (set) {
+      for (const w of set) {
+        if (w.prefix.length !== dir.length && !key.startsWith(w.prefix)) continue;
+        if (plain === noWatchers) plain = [];
+        plain.push(w);
+      }
+    }
+    this.dispatchToDir(idx, plain, () => batch, batch);
+  }
+
+  /**
+   * An indexed directory's part of a write: between the drains of its unindexed watchers (in seq order), one
+   * segment for each run of idle members, then the batch for the members it is for.
+   */
+  private dispatchToDir(
+    idx: DirWatcherIndex<Watcher>,
+    plain: readonly Watcher[],
+    batchOf: (w: Watcher) => RevisionBatch,
+    dirBatch: RevisionBatch,
+  ): void {
+    // Members whose turn in a running segment has passed are idle before this write, as their drains were.
+    idx.settleRunning();
+    idx.lastRevision = dirBatch.revision;
+    let from = 0;
+    for (const p of plain) {
+      idx.scheduleIdle(from, p.seq, () => this.newSegment(idx, from, p.seq));
+      from = p.seq;
+      this.enqueue(p, batchOf(p), true);
+    }
+    idx.scheduleIdle(from, Infinity, () => this.newSegment(idx, from, Infinity));
+    for (const w of idx.membersFor(dirBatch.events, this.clock.now())) this.enqueue(w, dirBatch, true);
   }
 
   /** A segment task of the directory's index, deferred now: its place in the FIFO is its members' drains'. */
@@ -617,6 +662,8 @@ export class MvccStore implements Store {
     this.watchers--;
   }
 }
+
+const noWatchers: Watcher[] = [];
 
 function bySeq(a: { seq: number }, b: { seq: number }): number {
   return a.seq - b.seq;

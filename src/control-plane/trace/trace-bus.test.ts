@@ -45,6 +45,15 @@ describe('TraceBus', () => {
     expect(bus.causeChain(inner + 1).map((e) => e.component)).toEqual(['api', 'reconcile', 'watch']);
   });
 
+  it('drops an explicitly undefined cause outside any scope, and fills it inside one', () => {
+    const bus = new TraceBus({ clock: new VirtualClock() });
+    const a = bus.emit({ ...ev('a'), cause: undefined, requestId: 'r1' });
+    expect(bus.get(a)).not.toHaveProperty('cause');
+    expect(bus.get(a)).toMatchObject({ seq: a, component: 'a', requestId: 'r1' });
+    const b = bus.causeScope(a, () => bus.emit({ ...ev('b'), cause: undefined }));
+    expect(bus.get(b)?.cause).toBe(a);
+  });
+
   it('restores the cause when the scoped function throws', () => {
     const bus = new TraceBus({ clock: new VirtualClock() });
     expect(() => bus.causeScope(7, () => { throw new Error('boom'); })).toThrow('boom');

@@ -26,6 +26,17 @@ export function currentCause(sink: TraceSink): number | undefined {
   return isCausalTraceSink(sink) ? sink.currentCause : undefined;
 }
 
+/**
+ * The event as the ring keeps it: one object literal per combination of optional fields, so every event has
+ * its fields in-object (a spread `{ seq, time, ...event }` puts them in a separate backing store, and deleting
+ * an undefined cause turned the object into a slower, bigger dictionary) and reads stay monomorphic.
+ */
+function traceEvent(seq: number, time: number, e: Omit<TraceEvent, 'seq' | 'time'>, cause: number | undefined): TraceEvent {
+  const { kind, component, requestId, data } = e;
+  if (requestId === undefined) return cause === undefined ? { seq, time, kind, component, data } : { seq, time, kind, component, cause, data };
+  return cause === undefined ? { seq, time, kind, component, requestId, data } : { seq, time, kind, component, requestId, cause, data };
+}
+
 export type TraceSubscriber = (event: TraceEvent) => void;
 
 export interface TraceBusOptions {
@@ -62,12 +73,8 @@ export class TraceBus implements CausalTraceSink {
 
   emit(event: Omit<TraceEvent, 'seq' | 'time'>): number {
     const seq = this.nextSeq++;
-    const full: TraceEvent = { seq, time: this.clock.now(), ...event };
-    if (full.cause === undefined) {
-      const cause = this.currentCause;
-      if (cause !== undefined) full.cause = cause;
-      else delete full.cause;
-    }
+    const cause = event.cause !== undefined ? event.cause : this.currentCause;
+    const full = traceEvent(seq, this.clock.now(), event, cause);
     this.ring[this.head] = full;
     this.head = (this.head + 1) % this.capacity;
     if (this.size < this.capacity) this.size++;

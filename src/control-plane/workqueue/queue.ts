@@ -11,7 +11,7 @@
 // run(), and the queue schedules it through clock.defer() whenever an item is available: one item per deferred
 // task, so queues of different controllers interleave fairly with watch deliveries, FIFO.
 import type { Clock } from '../sim/clock';
-import { TraceKind, nullTraceSink, type TraceSink } from '../../shared/protocol/trace';
+import { TraceKind, nullTraceSink, type TraceEvent, type TraceSink } from '../../shared/protocol/trace';
 
 export interface QueueOptions {
   /** Names the queue in traces and the UI: "deployment", "serviceaccount", … */
@@ -51,11 +51,15 @@ export class WorkQueue<T = string> {
   private shuttingDownFlag = false;
   private worker: QueueWorker | undefined;
   private drainScheduled = false;
+  private readonly traceComponent: string;
+  /** drainOne, bound once: scheduled on every wake-up of the queue. */
+  private readonly drainTask = (): void => this.drainOne();
 
   constructor(options: QueueOptions) {
     this.name = options.name;
     this.clock = options.clock;
     this.trace = options.trace ?? nullTraceSink;
+    this.traceComponent = `workqueue/${this.name}`;
   }
 
   add(item: T): void {
@@ -140,7 +144,7 @@ export class WorkQueue<T = string> {
     if (!this.worker || this.drainScheduled) return;
     if (this.len() === 0 && !this.shuttingDownFlag) return;
     this.drainScheduled = true;
-    this.clock.defer(() => this.drainOne(), `workqueue/${this.name}`);
+    this.clock.defer(this.drainTask, this.traceComponent);
   }
 
   private drainOne(): void {
@@ -157,12 +161,10 @@ export class WorkQueue<T = string> {
 
   protected emit(kind: TraceKind, item: T, extra: Record<string, unknown>, cause?: number): number {
     if (this.trace === nullTraceSink) return 0;
-    const event = {
-      kind,
-      component: `workqueue/${this.name}`,
-      data: { queue: this.name, key: keyString(item), depth: this.len(), ...extra },
-      ...(cause !== undefined ? { cause } : {}),
-    };
+    const data: Record<string, unknown> = { queue: this.name, key: keyString(item), depth: this.len() };
+    for (const k in extra) data[k] = extra[k];
+    const event: Omit<TraceEvent, 'seq' | 'time'> = { kind, component: this.traceComponent, data };
+    if (cause !== undefined) event.cause = cause;
     return this.trace.emit(event);
   }
 }

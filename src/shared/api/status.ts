@@ -80,8 +80,26 @@ function failure(code: number, reason: StatusReason, message: string, details?: 
   return new StatusError(status);
 }
 
+/**
+ * failure() without capturing a stack trace, for the answers clients expect in normal operation and act on by
+ * reason (a lookup that finds nothing, a create that lost a race, a stale resourceVersion): these are thrown
+ * on hot paths, where V8's stack capture through the deep synchronous call chain costs more than the rest of
+ * the request's error handling. Same class, name, message and status; only `stack` has no frames.
+ */
+function expectedFailure(code: number, reason: StatusReason, message: string, details?: StatusDetails): StatusError {
+  const ErrorWithLimit = Error as { stackTraceLimit?: number };
+  const limit = ErrorWithLimit.stackTraceLimit;
+  if (typeof limit !== 'number') return failure(code, reason, message, details);
+  ErrorWithLimit.stackTraceLimit = 0;
+  try {
+    return failure(code, reason, message, details);
+  } finally {
+    ErrorWithLimit.stackTraceLimit = limit;
+  }
+}
+
 export function newNotFound(gr: GroupResource, name: string): StatusError {
-  return failure(404, StatusReason.NotFound, `${groupResourceString(gr)} "${name}" not found`, {
+  return expectedFailure(404, StatusReason.NotFound, `${groupResourceString(gr)} "${name}" not found`, {
     name,
     group: gr.group,
     kind: gr.resource,
@@ -89,7 +107,7 @@ export function newNotFound(gr: GroupResource, name: string): StatusError {
 }
 
 export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
-  return failure(409, StatusReason.AlreadyExists, `${groupResourceString(gr)} "${name}" already exists`, {
+  return expectedFailure(409, StatusReason.AlreadyExists, `${groupResourceString(gr)} "${name}" already exists`, {
     name,
     group: gr.group,
     kind: gr.resource,
@@ -106,7 +124,7 @@ export function newGenerateNameConflict(gr: GroupResource, name: string, retryAf
 }
 
 export function newConflict(gr: GroupResource, name: string, reason: string): StatusError {
-  return failure(409, StatusReason.Conflict, `Operation cannot be fulfilled on ${groupResourceString(gr)} "${name}": ${reason}`, {
+  return expectedFailure(409, StatusReason.Conflict, `Operation cannot be fulfilled on ${groupResourceString(gr)} "${name}": ${reason}`, {
     name,
     group: gr.group,
     kind: gr.resource,

@@ -21,22 +21,43 @@ export const PlaygroundLimitsPluginName = 'PlaygroundLimits';
  */
 const bytesSlack = 16 * MiB;
 
-/** The replica counts of each workload kind, by group/resource: [field path, value when absent]. */
-const replicaFields: Record<string, readonly (readonly [path: string, absent: number | undefined])[]> = {
-  'apps/deployments': [['spec.replicas', 1]],
-  'apps/replicasets': [['spec.replicas', 1]],
-  'apps/statefulsets': [['spec.replicas', 1]],
-  '/replicationcontrollers': [['spec.replicas', 1]],
-  'batch/jobs': [
-    ['spec.parallelism', 1],
-    ['spec.completions', undefined],
+type ReplicaFields = readonly (readonly [path: string, absent: number | undefined])[];
+
+/**
+ * The replica counts of each workload kind, by group then resource: [field path, value when absent]. Two
+ * lookups by the registry's own strings, not one by a "group/resource" string built per write.
+ */
+const replicaFields: ReadonlyMap<string, ReadonlyMap<string, ReplicaFields>> = new Map([
+  [
+    'apps',
+    new Map<string, ReplicaFields>([
+      ['deployments', [['spec.replicas', 1]]],
+      ['replicasets', [['spec.replicas', 1]]],
+      ['statefulsets', [['spec.replicas', 1]]],
+    ]),
   ],
-  'batch/cronjobs': [
-    ['spec.jobTemplate.spec.parallelism', 1],
-    ['spec.jobTemplate.spec.completions', undefined],
+  ['', new Map<string, ReplicaFields>([['replicationcontrollers', [['spec.replicas', 1]]]])],
+  [
+    'batch',
+    new Map<string, ReplicaFields>([
+      [
+        'jobs',
+        [
+          ['spec.parallelism', 1],
+          ['spec.completions', undefined],
+        ],
+      ],
+      [
+        'cronjobs',
+        [
+          ['spec.jobTemplate.spec.parallelism', 1],
+          ['spec.jobTemplate.spec.completions', undefined],
+        ],
+      ],
+    ]),
   ],
-  'autoscaling/horizontalpodautoscalers': [['spec.maxReplicas', undefined]],
-};
+  ['autoscaling', new Map<string, ReplicaFields>([['horizontalpodautoscalers', [['spec.maxReplicas', undefined]]]])],
+]);
 
 function readNumber(obj: KubeObject | undefined, path: string): number | undefined {
   let cur: unknown = obj;
@@ -95,7 +116,7 @@ export class PlaygroundLimitsAdmission implements ValidatingAdmissionPlugin {
   }
 
   private checkReplicas(attrs: AdmissionAttributes, obj: KubeObject, old: KubeObject | undefined, limits: PlaygroundLimits): void {
-    const fields = replicaFields[`${attrs.resourceType.group}/${attrs.resourceType.resource}`];
+    const fields = replicaFields.get(attrs.resourceType.group)?.get(attrs.resourceType.resource);
     if (!fields) return;
     const max = limits.maxReplicasPerWorkload;
     for (const [path, absent] of fields) {

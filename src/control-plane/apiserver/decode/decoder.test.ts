@@ -561,3 +561,51 @@ describe('bodies built in code', () => {
     expect(map.message).toContain('json: unsupported type: Map');
   });
 });
+
+describe('managedFields documents handed back by the in-process client', () => {
+  const deepFreeze = <T>(v: T): T => {
+    if (typeof v === 'object' && v !== null) {
+      for (const c of Object.values(v)) deepFreeze(c);
+      Object.freeze(v);
+    }
+    return v;
+  };
+  const withFields = (fieldsV1: unknown) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'c',
+      managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1 }],
+    },
+    data: { a: '1' },
+  });
+  const decodedFields = (body: unknown): unknown =>
+    (decodeObject({ body, resourceType: configmaps, fieldValidation: 'Strict' }).object.metadata.managedFields as { fieldsV1?: unknown }[])[0]
+      .fieldsV1;
+
+  it('keeps a frozen plain-JSON document as it is (it is its own copy)', () => {
+    const doc = deepFreeze({ 'f:data': { '.': {}, 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:app': {} } } });
+    expect(decodedFields(withFields(doc))).toBe(doc);
+  });
+
+  it('copies a document that is not frozen, or not frozen all the way down', () => {
+    const doc = { 'f:data': { 'f:a': {} } };
+    const out = decodedFields(withFields(doc));
+    expect(out).not.toBe(doc);
+    expect(out).toEqual(doc);
+    const shallow = Object.freeze({ 'f:data': { 'f:a': {} } });
+    const out2 = decodedFields(withFields(shallow));
+    expect(out2).not.toBe(shallow);
+    expect(out2).toEqual(shallow);
+  });
+
+  it('copies a frozen document whose copy would differ (undefined members dropped) or that plain JSON cannot hold', () => {
+    const doc = deepFreeze({ 'f:data': { 'f:a': {}, 'f:b': undefined } });
+    const out = decodedFields(withFields(doc));
+    expect(out).not.toBe(doc);
+    expect(out).toEqual({ 'f:data': { 'f:a': {} } });
+    expect(Object.keys((out as { 'f:data': object })['f:data'])).toEqual(['f:a']);
+    const unsafe = deepFreeze({ 'f:n': 2 ** 60 });
+    expect(decodeError({ body: withFields(unsafe), resourceType: configmaps }).status.message).toContain('exceeds JavaScript safe integer range');
+  });
+});

@@ -12,7 +12,7 @@ import type { DecodeResult, FieldValidation } from '../types';
 import { JsonSyntaxError, readJson } from './json-reader';
 import { DROP, DecodeFailure, type DecodeState, copyAnyJSON, describeJSON, isPlainObject, newDecodeState } from './state';
 import { type StructuralSchema, pruneCustomResource } from './structural';
-import { codecForDefinition } from './typed';
+import { type Codec, codecForDefinition } from './typed';
 
 export interface DecodeArgs {
   /** The body as an already-parsed value (the in-process client, the UI's parsed manifests). */
@@ -47,8 +47,13 @@ export function unknownKindError(apiVersion: string, kind: string): StatusError 
 interface RawValue {
   value: unknown;
   keyOrder?: Map<string, string[]>;
-  /** The body text as the server received it (for `Object 'Kind' is missing in '…'` and error summaries). */
-  data: () => string;
+  /** The body text as the server received it; absent for a parsed body (see rawData). */
+  text?: string;
+}
+
+/** The body text as the server received it (for `Object 'Kind' is missing in '…'` and error summaries). */
+function rawData(raw: RawValue): string {
+  return raw.text ?? stringifyBody(raw.value);
 }
 
 /** transformDecodeError without a kind: `the object provided is unrecognized (must be of type X): err (summary)`. */
@@ -88,7 +93,7 @@ function readRawBody(raw: string, contentType: 'json' | 'yaml' | undefined, rt: 
   if (contentType === 'json' || (contentType === undefined && looksJson)) {
     try {
       const { value, keyOrder } = readJson(raw);
-      return { value, keyOrder, data: () => raw };
+      return { value, keyOrder, text: raw };
     } catch (err) {
       if (!(err instanceof JsonSyntaxError)) throw err;
       if (contentType === 'json') throw unrecognized(rt, `couldn't get version/kind; json parse error: ${err.message}`, raw);
@@ -102,7 +107,7 @@ function readRawBody(raw: string, contentType: 'json' | 'yaml' | undefined, rt: 
     const message = parsed.error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
     throw unrecognized(rt, `error converting YAML to JSON: yaml: line ${parsed.error.line}: ${message}`, raw);
   }
-  return { value: parsed.value, keyOrder: parsed.keyOrder, data: () => raw };
+  return { value: parsed.value, keyOrder: parsed.keyOrder, text: raw };
 }
 
 /** SimpleMetaFactory.Interpret: reads apiVersion and kind with encoding/json into an anonymous struct. */
@@ -112,17 +117,18 @@ function interpretTypeMeta(value: unknown): { apiVersion: string; kind: string }
   if (!isPlainObject(value)) {
     return { error: `json: cannot unmarshal ${describeJSON(value)} into Go value of type ${struct}` };
   }
-  const field = (name: 'apiVersion' | 'kind'): string | { error: string } => {
-    const v = Object.hasOwn(value, name) ? value[name] : undefined;
-    if (v === undefined || v === null) return '';
-    if (typeof v === 'string') return v;
-    return { error: `json: cannot unmarshal ${describeJSON(v)} into Go struct field .${name} of type string` };
-  };
-  const apiVersion = field('apiVersion');
+  const apiVersion = typeMetaField(value, 'apiVersion');
   if (typeof apiVersion !== 'string') return apiVersion;
-  const kind = field('kind');
+  const kind = typeMetaField(value, 'kind');
   if (typeof kind !== 'string') return kind;
   return { apiVersion, kind };
+}
+
+function typeMetaField(value: Record<string, unknown>, name: 'apiVersion' | 'kind'): string | { error: string } {
+  const v = Object.hasOwn(value, name) ? value[name] : undefined;
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  return { error: `json: cannot unmarshal ${describeJSON(v)} into Go struct field .${name} of type string` };
 }
 
 /** Go's internal package name for a group, as conversion errors print types ("core.Pod", "apps.Deployment"). */
@@ -146,6 +152,19 @@ function checkKind(apiVersion: string, kind: string, rt: ResourceType): void {
   throw cannotBeHandled(kind, gv.version, rt, `converting (${gv.version}.${kind}) to (${internalPackage(rt.group)}.${rt.kind}): unknown conversion`);
 }
 
+/** A built-in type's codec, looked up once per type object (undefined: a kind without a schema). */
+const typeCodecs = new WeakMap<ResourceType, Codec | null>();
+
+function codecForType(rt: ResourceType): Codec | undefined {
+  let codec = typeCodecs.get(rt);
+  if (codec === undefined) {
+    const name = definitionNameForKind({ group: rt.group, version: rt.version, kind: rt.kind });
+    codec = name ? codecForDefinition(name) : null;
+    typeCodecs.set(rt, codec);
+  }
+  return codec ?? undefined;
+}
+
 /**
  * Decodes a create/update body into an object of resourceType. Throws a 400 StatusError for malformed bodies,
  * type errors, and (in Strict mode) unknown or duplicate fields; in Warn mode those come back as warnings.
@@ -153,14 +172,13 @@ function checkKind(apiVersion: string, kind: string, rt: ResourceType): void {
  */
 export function decodeObject(args: DecodeArgs): DecodeResult {
   const rt = args.resourceType;
-  const raw: RawValue =
-    args.rawBody !== undefined ? readRawBody(args.rawBody, args.contentType, rt) : { value: args.body, data: () => stringifyBody(args.body) };
+  const raw: RawValue = args.rawBody !== undefined ? readRawBody(args.rawBody, args.contentType, rt) : { value: args.body };
 
   const meta = interpretTypeMeta(raw.value);
-  if ('error' in meta) throw unrecognized(rt, `couldn't get version/kind; json parse error: ${meta.error}`, raw.data());
-  if (!meta.kind) throw unrecognized(rt, `Object 'Kind' is missing in '${raw.data()}'`, raw.data());
+  if ('error' in meta) throw unrecognized(rt, `couldn't get version/kind; json parse error: ${meta.error}`, rawData(raw));
+  if (!meta.kind) throw unrecognized(rt, `Object 'Kind' is missing in '${rawData(raw)}'`, rawData(raw));
   const { version } = parseApiVersion(meta.apiVersion);
-  if (!meta.apiVersion) throw cannotBeHandled(meta.kind, '', rt, `Object 'apiVersion' is missing in '${raw.data()}'`);
+  if (!meta.apiVersion) throw cannotBeHandled(meta.kind, '', rt, `Object 'apiVersion' is missing in '${rawData(raw)}'`);
   checkKind(meta.apiVersion, meta.kind, rt);
 
   const root = raw.value as Record<string, unknown>;
@@ -173,8 +191,8 @@ export function decodeObject(args: DecodeArgs): DecodeResult {
       object = pruned.object;
       findings = [...st.strict, ...pruned.unknown.map((p) => `unknown field ${JSON.stringify(p)}`)].slice(0, 100);
     } else {
-      const name = definitionNameForKind({ group: rt.group, version: rt.version, kind: rt.kind });
-      object = name ? codecForDefinition(name).decode(root, st) : copyAnyJSON(root, st, true);
+      const codec = codecForType(rt);
+      object = codec ? codec.decode(root, st) : copyAnyJSON(root, st, true);
       findings = st.strict;
     }
   } catch (err) {

@@ -101,6 +101,19 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   }
 }
 
+/**
+ * setOwn for a key target does not hold yet (a fresh decode output, each key set once): then `key in target`
+ * is true only for Object.prototype's members ("__proto__", "constructor", …), which must become own data
+ * properties instead of going through the inherited accessor or shadowing by assignment.
+ */
+export function setFresh(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key in target) {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
 export const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 export const INT64_MAX = (1n << 63n) - 1n;
 export const INT64_MIN = -(1n << 63n);
@@ -120,6 +133,15 @@ export function keysOf(st: DecodeState, obj: Record<string, unknown>): { keys: s
     if (order) return { keys: order, repeats: true };
   }
   return { keys: Object.keys(obj), repeats: false };
+}
+
+/**
+ * The keys of the object at st.segs in document order, repeats included, when the body repeated one of them;
+ * undefined otherwise (then Object.keys is the order and no key repeats). Only raw bodies with repeated keys
+ * have a keyOrder, so the in-process client's bodies never allocate for this.
+ */
+export function repeatedKeys(st: DecodeState): string[] | undefined {
+  return st.keyOrder ? st.keyOrder.get(strictPath(st.segs)) : undefined;
 }
 
 /**
@@ -145,6 +167,47 @@ export function forEachField(
       if (value !== undefined) visit(key, value);
     }
     st.segs.pop();
+  }
+}
+
+/** Frozen documents found to be plain JSON all the way down (they cannot change, so once is enough). */
+const frozenPlainJSON = new WeakSet<object>();
+
+/**
+ * Whether value is frozen all the way down and is what copyAnyJSON would copy unchanged: plain objects and
+ * arrays only, no undefined anywhere, numbers finite and integers safe. Such a value can stand for its copy.
+ * Only the document itself is remembered (a WeakSet entry per nested object would cost more than the walk).
+ */
+export function isFrozenPlainJSON(value: object): boolean {
+  if (frozenPlainJSON.has(value)) return true;
+  if (!isFrozenPlain(value)) return false;
+  frozenPlainJSON.add(value);
+  return true;
+}
+
+function isFrozenPlain(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!isPlainJSONMember(value[i])) return false;
+    return true;
+  }
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) if (!isPlainJSONMember(value[keys[i]])) return false;
+  return true;
+}
+
+function isPlainJSONMember(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && (!Number.isInteger(v) || Number.isSafeInteger(v));
+    case 'object':
+      return v === null || isFrozenPlain(v);
+    default:
+      return false;
   }
 }
 
@@ -178,7 +241,20 @@ export function copyAnyJSON(value: unknown, st: DecodeState, checkDuplicates: bo
       }
       if (!isPlainObject(value)) throw new DecodeFailure(`json: unsupported type: ${describeObject(value)}`);
       const out: Record<string, unknown> = {};
-      forEachField(st, value, (key, v) => setOwn(out, key, copyAnyJSON(v, st, checkDuplicates)), checkDuplicates);
+      if (checkDuplicates && repeatedKeys(st)) {
+        forEachField(st, value, (key, v) => setOwn(out, key, copyAnyJSON(v, st, checkDuplicates)));
+        return out;
+      }
+      // No repeated keys (every in-process body): a plain walk, no visitor closure per object.
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        const v = value[key];
+        if (v === undefined) continue;
+        st.segs.push(key);
+        setFresh(out, key, copyAnyJSON(v, st, checkDuplicates));
+        st.segs.pop();
+      }
       return out;
     }
     default:

@@ -15,9 +15,11 @@ import {
   addStrictError,
   copyAnyJSON,
   describeJSON,
+  isFrozenPlainJSON,
   isPlainObject,
   forEachField,
-  keysOf,
+  repeatedKeys,
+  setFresh,
   setOwn,
   strictPath,
   unmarshalTypeError,
@@ -207,6 +209,21 @@ const anyCodec = (goType: string): Codec => ({
   zero: () => null,
 });
 
+/**
+ * metav1.FieldsV1 (managedFields[].fieldsV1): kept as raw JSON, like anyCodec. A frozen document that is plain
+ * JSON already (a stored object's, handed back by the in-process client inside the object it read) decodes to
+ * an equal copy, so it is taken as it is: no copy, and the field manager recognises the same document again.
+ */
+const fieldsV1Codec: Codec = {
+  goType: 'v1.FieldsV1',
+  accepts: 'any',
+  decode(value, st) {
+    if (typeof value === 'object' && value !== null && isFrozenPlainJSON(value)) return value;
+    return copyAnyJSON(value, st, false);
+  },
+  zero: () => null,
+};
+
 // ------------------------------------------------------------------ collections
 
 class ArrayCodec implements Codec {
@@ -242,10 +259,24 @@ class MapCodec implements Codec {
     if (value === null) return DROP;
     if (!isPlainObject(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
     const out: Record<string, unknown> = {};
-    forEachField(st, value, (key, raw) => {
+    if (repeatedKeys(st)) {
+      forEachField(st, value, (key, raw) => {
+        const v = raw === null ? this.value.zero() : this.value.decode(raw, st);
+        setOwn(out, key, v === DROP ? this.value.zero() : v);
+      });
+      return out;
+    }
+    // No repeated keys (every in-process body): a plain walk, no visitor closure per map.
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const raw = value[key];
+      if (raw === undefined) continue;
+      st.segs.push(key);
       const v = raw === null ? this.value.zero() : this.value.decode(raw, st);
-      setOwn(out, key, v === DROP ? this.value.zero() : v);
-    });
+      setFresh(out, key, v === DROP ? this.value.zero() : v);
+      st.segs.pop();
+    }
     return out;
   }
   zero(): unknown {
@@ -265,16 +296,15 @@ class StructCodec implements Codec {
     if (value === null) return DROP;
     if (!isPlainObject(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
     const out: Record<string, unknown> = {};
-    const { keys, repeats } = keysOf(st, value);
-    const seen = repeats ? new Set<string>() : undefined;
+    const repeated = repeatedKeys(st);
+    const keys = repeated ?? Object.keys(value);
+    const seen = repeated ? new Set<string>() : undefined;
     const outerStruct = st.struct;
-    for (const key of keys) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const raw = value[key];
+      if (raw === undefined) continue; // not JSON: an absent field (objects built in code may carry undefined)
       st.segs.push(key);
-      if (value[key] === undefined) {
-        // not JSON: an absent field (objects built in code may carry undefined)
-        st.segs.pop();
-        continue;
-      }
       const field = this.fields.get(key);
       if (field === undefined) {
         addStrictError(st, 'unknown field', strictPath(st.segs));
@@ -294,18 +324,19 @@ class StructCodec implements Codec {
       let v: Decoded;
       if (st.dropMalformed) {
         try {
-          v = field.decode(value[key], st);
+          v = field.decode(raw, st);
         } catch (err) {
           if (!(err instanceof DecodeFailure)) throw err;
           v = DROP;
         }
       } else {
-        v = field.decode(value[key], st);
+        v = field.decode(raw, st);
       }
       st.struct = outerStruct;
       st.fields.pop();
       st.segs.pop();
-      if (v !== DROP) setOwn(out, key, v);
+      // Each key is set once (repeats are skipped above), so the fresh-object form of setOwn holds.
+      if (v !== DROP) setFresh(out, key, v);
     }
     return out;
   }
@@ -359,6 +390,7 @@ const specialDefinitions: Record<string, () => Codec> = {
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString': () => intOrStringCodec,
   'io.k8s.apimachinery.pkg.apis.meta.v1.Time': () => timeCodec(false),
   'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': () => timeCodec(true),
+  'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': () => fieldsV1Codec,
 };
 
 /** The codec of a definition by name (cached: compiled once per process). */

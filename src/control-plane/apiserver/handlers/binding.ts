@@ -21,7 +21,7 @@ import { Stage, runStage, type ResourceContext } from '../pipeline/context';
 import { decodeStage } from '../pipeline/decode';
 import { ensureObjectNamespaceMatchesRequest } from '../pipeline/object-meta';
 import { persistenceStage } from '../pipeline/persistence';
-import { fromStored, toStored } from '../storage/object-codec';
+import { storedView, toStored } from '../storage/object-codec';
 
 export function isBinding(ctx: ResourceContext): boolean {
   const sub = ctx.req.subresource as string | undefined;
@@ -55,7 +55,11 @@ function assignPod(ctx: ResourceContext, binding: KubeObject, sideWrites: SideWr
   const key = objectKey(pods, ctx.namespace, name);
   const kv = ctx.server.store.get(key);
   if (!kv) throw newNotFound(pods, name);
-  const pod = fromStored(kv);
+  // Copy on write: bindPodToNode sets spec.nodeName, replaces metadata.annotations and status.conditions, and
+  // nothing else; those three objects are fresh, every other subtree is the stored value's (frozen) and is
+  // shared by the new version.
+  const view = storedView(kv);
+  const pod: KubeObject = { ...view, metadata: { ...view.metadata }, spec: { ...(view.spec as object) }, status: { ...(view.status as object) } };
   const target = binding.target as { name?: string } | undefined;
   bindPodToNode(pod, target?.name ?? '', {
     uid: binding.metadata?.uid,
@@ -64,7 +68,7 @@ function assignPod(ctx: ResourceContext, binding: KubeObject, sideWrites: SideWr
     now: rfc3339(ctx.server.clock.now()),
   });
   if (ctx.dryRun) return;
-  persistenceStage({ ...ctx, rt: pods }, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(pod) } }, sideWrites, () =>
+  persistenceStage({ ...ctx, rt: pods }, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(pod, kv.value) } }, sideWrites, () =>
     newConflict(pods, name, OptimisticLockErrorMsg),
   );
 }

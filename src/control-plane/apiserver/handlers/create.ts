@@ -5,7 +5,7 @@ import { StatusError, newAlreadyExists, newBadRequest, newGenerateNameConflict, 
 import type { KubeObject } from '../../../shared/api/types';
 import { objectKey } from '../../store/keys';
 import { rfc3339 } from '../../sim/clock';
-import { AdmissionOperation, type ApiResponse, type SideWrite } from '../types';
+import { AdmissionOperation, type AdmissionAttributes, type ApiResponse, type SideWrite } from '../types';
 import { admissionAttributes, mutatingAdmissionStage, validatingAdmissionStage } from '../pipeline/admission';
 import type { ResourceContext } from '../pipeline/context';
 import { decodeStage } from '../pipeline/decode';
@@ -45,7 +45,8 @@ export function createObject(ctx: ResourceContext, obj: KubeObject, options: { m
       hasStatusSubresource: ctx.rt.subresources.status,
     });
   }
-  mutatingAdmissionStage(ctx, admissionAttributes(ctx, AdmissionOperation.Create, obj, undefined), sideWrites);
+  const mutatingAttrs = admissionAttributes(ctx, AdmissionOperation.Create, obj, undefined);
+  mutatingAdmissionStage(ctx, mutatingAttrs, sideWrites);
   defaultingStage(ctx, obj);
 
   fillObjectMetaSystemFields(obj, server.clock, server.rng);
@@ -60,7 +61,9 @@ export function createObject(ctx: ResourceContext, obj: KubeObject, options: { m
   }
 
   validateCreateStage(ctx, obj);
-  validatingAdmissionStage(ctx, admissionAttributes(ctx, AdmissionOperation.Create, obj, undefined), sideWrites);
+  // The same attributes again unless the name or namespace changed since (generateName, a mutating plugin).
+  const validatingAttrs = sameTarget(mutatingAttrs, obj) ? mutatingAttrs : admissionAttributes(ctx, AdmissionOperation.Create, obj, undefined);
+  validatingAdmissionStage(ctx, validatingAttrs, sideWrites);
   key ||= objectKey(ctx.rt, ctx.rt.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name ?? '');
 
   if (ctx.dryRun) {
@@ -77,6 +80,12 @@ export function createObject(ctx: ResourceContext, obj: KubeObject, options: { m
   delete writableMeta(obj).selfLink;
   writableMeta(obj).resourceVersion = String(result.results[0]!.modRevision);
   return obj;
+}
+
+/** Whether attrs, built for obj earlier in this request, still name it (admissionAttributes would build the same). */
+function sameTarget(attrs: AdmissionAttributes, obj: KubeObject): boolean {
+  const name = obj.metadata?.name;
+  return !!name && name === attrs.name && (!attrs.resourceType.namespaced || attrs.namespace === (obj.metadata.namespace ?? ''));
 }
 
 function alreadyExists(ctx: ResourceContext, key: string, name: string): StatusError {

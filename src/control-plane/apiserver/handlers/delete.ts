@@ -232,7 +232,7 @@ function writeUpdate(
   sideWrites: SideWrite[],
 ): { object: KubeObject; kv?: KeyValue } {
   if (ctx.dryRun) return { object: next };
-  const result = persistenceStage(ctx, { key, expectModRevision: current.modRevision, op: { type: 'put', key, value: toStored(next) } }, sideWrites, () =>
+  const result = persistenceStage(ctx, { key, expectModRevision: current.modRevision, op: { type: 'put', key, value: toStored(next, current.value) } }, sideWrites, () =>
     newConflict(ctx.rt, next.metadata.name ?? '', OptimisticLockErrorMsg),
   );
   sideWrites.length = 0;

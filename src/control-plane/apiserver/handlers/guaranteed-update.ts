@@ -15,7 +15,7 @@ import type { ResourceContext } from '../pipeline/context';
 import { defaultingStage } from '../pipeline/defaulting';
 import { persistenceStage } from '../pipeline/persistence';
 import { validateUpdateStage } from '../pipeline/validation';
-import { fromStored, resourceVersionOf, toStored, writableMeta } from '../storage/object-codec';
+import { fromStored, resourceVersionOf, storedView, toStored, writableMeta } from '../storage/object-codec';
 import { deepCopy } from '../patch/json-value';
 import { createObject } from './create';
 import { fieldManagerName } from './field-manager-name';
@@ -32,6 +32,8 @@ export interface UpdateSpec {
   transform(existing: KubeObject | undefined): KubeObject;
   /** transform replaces the object whole (a PUT body) and never reads its argument: no copy is made for it. */
   ignoresExisting?: boolean;
+  /** transform reads its argument but never changes it (patches copy what they patch): it gets the frozen view. */
+  readsExistingOnly?: boolean;
   /** Create when the object does not exist even if the kind does not allow create-on-update (apply). */
   forceAllowCreate?: boolean;
   /** transform already recorded managed fields (server-side apply does). */
@@ -74,12 +76,13 @@ export function guaranteedUpdate(ctx: ResourceContext, spec: UpdateSpec): Update
   const { server, rt } = ctx;
   const key = objectKeyFor(ctx, spec.name);
   const kv = server.store.get(key);
-  const existing = kv ? fromStored(kv) : undefined;
+  // The old object only read (field manager, admission, validation): the stored value's frozen view, no copy.
+  const existing = kv ? storedView(kv) : undefined;
   if (!existing && !(spec.forceAllowCreate || (allowCreateOnUpdate(rt) && !spec.subresource))) {
     throw newNotFound(rt, spec.name);
   }
 
-  const obj = spec.transform(existing && !spec.ignoresExisting ? deepCopy(existing) : undefined);
+  const obj = spec.transform(!existing || spec.ignoresExisting ? undefined : spec.readsExistingOnly ? existing : deepCopy(existing));
 
   if (!existing || !kv) {
     // Create-on-update: the create path, with the system fields filled afresh.
@@ -132,12 +135,12 @@ export function guaranteedUpdate(ctx: ResourceContext, spec: UpdateSpec): Update
   }
 
   if (ctx.dryRun) return { object: obj, created: false };
-  const result = persistenceStage(ctx, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(obj) } }, sideWrites, () =>
+  const result = persistenceStage(ctx, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(obj, kv.value) } }, sideWrites, () =>
     newConflict(rt, spec.name, OptimisticLockErrorMsg),
   );
   const written = result.results[0];
   // An identical write is a no-op in the store: the stored object (and its resourceVersion) stays.
-  if (!written) return { object: existing, created: false };
+  if (!written) return { object: fromStored(kv), created: false };
   // obj is private and equals what was stored: answer with it instead of copying again.
   delete writableMeta(obj).selfLink;
   writableMeta(obj).resourceVersion = String(written.modRevision);

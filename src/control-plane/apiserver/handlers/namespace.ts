@@ -48,7 +48,7 @@ export function deleteNamespace(ctx: ResourceContext, name: string, options: Opt
     next.metadata.finalizers = namespaceGcFinalizers(next, options);
     if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
     if (ctx.dryRun) return { body: next, deleted: false };
-    const result = persistenceStage(ctx, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(next) } }, sideWrites, () =>
+    const result = persistenceStage(ctx, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(next, kv.value) } }, sideWrites, () =>
       newConflict(ctx.rt, name, OptimisticLockErrorMsg),
     );
     return { body: fromStored(result.results[0] ?? kv), deleted: false };

@@ -89,6 +89,8 @@ export function patchHandler(ctx: ResourceContext): ApiResponse<unknown> {
     subresource: sub,
     forceAllowCreate: isApply,
     managedFieldsDone: isApply,
+    // JSON, merge and strategic patches copy the document they patch, and the result is decoded afresh.
+    readsExistingOnly: !isApply,
     transform: (existing) => {
       const obj = isApply ? applyConfiguration(ctx, existing, patch) : patchExisting(ctx, patchType, existing, patch);
       checkName(ctx, obj);

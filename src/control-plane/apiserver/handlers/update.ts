@@ -9,7 +9,7 @@ import { runStage, Stage, type ResourceContext } from '../pipeline/context';
 import { decodeStage } from '../pipeline/decode';
 import { checkName, ensureObjectNamespaceMatchesRequest } from '../pipeline/object-meta';
 import { isJsonObject } from '../patch/json-value';
-import { guaranteedUpdate, type UpdateSubresource } from './guaranteed-update';
+import { guaranteedUpdate, type UpdateSpec, type UpdateSubresource } from './guaranteed-update';
 import { updateScale } from './scale';
 import { writableMeta } from '../storage/object-codec';
 
@@ -23,8 +23,21 @@ export function updateHandler(ctx: ResourceContext): ApiResponse<unknown> {
   const result =
     sub === 'finalize'
       ? guaranteedUpdate(ctx, { name, subresource: 'finalize', transform: (existing) => finalizeTransform(obj, existing), validate: validateFinalize(ctx, name) })
-      : guaranteedUpdate(ctx, { name, subresource: sub, transform: () => obj, ignoresExisting: true });
+      : guaranteedUpdate(ctx, new ReplaceWithBody(name, sub, obj));
   return { code: result.created ? 201 : 200, body: result.object, warnings: ctx.warnings.length ? ctx.warnings : undefined };
+}
+
+/** A PUT: the body replaces the stored object whole. A class, so a PUT makes no closure. */
+class ReplaceWithBody implements UpdateSpec {
+  readonly ignoresExisting = true;
+  constructor(
+    readonly name: string,
+    readonly subresource: UpdateSubresource | undefined,
+    private readonly body: KubeObject,
+  ) {}
+  transform(): KubeObject {
+    return this.body;
+  }
 }
 
 /** namespaces/finalize: everything but spec.finalizers comes from the stored namespace (finalizeStrategy). */

@@ -57,19 +57,19 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
 
   // Who watches (the page draws the delivery to that component) and which commit each live batch comes from.
   const user = ctx.user?.username ?? '';
+  const namespace = ctx.namespace ?? '';
   const commits = commitCausesOf(store);
 
   /** cause: the store.commit of a live revision, or the watch request for its initial state. */
   const deliver = (events: WatchEvent[], revision?: number, cause?: number): void => {
     if (stopped || events.length === 0) return;
     lastDelivery = clock.now();
-    const seq = trace.emit({
-      kind: TraceKind.WatchDelivery,
-      component: 'apiserver',
-      requestId: ctx.id,
-      ...(cause !== undefined ? { cause } : {}),
-      data: { watch: watchId, resource: ctx.rt.resource, group: ctx.rt.group, namespace: ctx.namespace ?? '', count: events.length, revision, user },
-    });
+    const data = { watch: watchId, resource: ctx.rt.resource, group: ctx.rt.group, namespace, count: events.length, revision, user };
+    const seq = trace.emit(
+      cause !== undefined
+        ? { kind: TraceKind.WatchDelivery, component: 'apiserver', requestId: ctx.id, cause, data }
+        : { kind: TraceKind.WatchDelivery, component: 'apiserver', requestId: ctx.id, data },
+    );
     // What the watcher does with these events (an informer delta, a reconcile) names this delivery as its cause.
     withCause(trace, seq, () => handler(events));
   };

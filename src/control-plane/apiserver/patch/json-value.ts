@@ -57,6 +57,97 @@ function copyValue(v: unknown): unknown {
   return out;
 }
 
+/**
+ * A frozen deep copy of value (undefined members dropped, as deepCopy does) that reuses prev's subtrees
+ * wherever they are identical, key order included: a stored object's new version shares every unchanged
+ * subtree with the old one (structural sharing), so a status write copies only what it changed. prev must be
+ * frozen (a stored value); value is never modified. Frozen subtrees of value are taken as they are (they are
+ * already someone's frozen copy).
+ */
+export function frozenCopy<T>(value: T, prev?: unknown): T {
+  return shareValue(value, prev) as T;
+}
+
+function shareValue(v: unknown, p: unknown): unknown {
+  if (typeof v !== 'object' || v === null || v === p || Object.isFrozen(v)) return v;
+  if (typeof p !== 'object' || p === null) return freshFrozen(v);
+  if (Array.isArray(v)) {
+    if (!Array.isArray(p) || p.length !== v.length) return freshFrozen(v);
+    const pa = p as unknown[];
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const c = shareValue(v[i], pa[i]);
+      if (out) out[i] = c;
+      else if (c !== pa[i]) {
+        out = pa.slice(0, i);
+        out.push(c);
+      }
+    }
+    return out ? Object.freeze(out) : pa;
+  }
+  if (Array.isArray(p)) return freshFrozen(v);
+  const po = p as Record<string, unknown>;
+  const pKeys = Object.keys(po);
+  const keys = Object.keys(v);
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  let n = 0; // defined members of v so far: prev matches only if they are its keys, in its order
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const child = src[key];
+    if (child === undefined) continue;
+    if (out) {
+      setOwn(out, key, shareValue(child, hasOwn(po, key) ? po[key] : undefined));
+      n++;
+      continue;
+    }
+    const same = pKeys[n] === key;
+    const c = shareValue(child, same || hasOwn(po, key) ? po[key] : undefined);
+    if (!same || c !== po[key]) {
+      // First difference: copy the members so far (all identical to prev's) and go on building.
+      out = {};
+      for (let j = 0; j < i; j++) {
+        const k = keys[j]!;
+        if (src[k] !== undefined) setOwn(out, k, po[k]);
+      }
+      setOwn(out, key, c);
+    }
+    n++;
+  }
+  if (!out) return n === pKeys.length ? po : Object.freeze(copyMembers(src, po));
+  return Object.freeze(out);
+}
+
+/** A frozen deep copy with nothing to share (a new object, or a part prev does not have). */
+function freshFrozen(v: object): unknown {
+  if (Object.isFrozen(v)) return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i] as unknown;
+      out[i] = typeof c === 'object' && c !== null ? freshFrozen(c) : c;
+    }
+    return Object.freeze(out);
+  }
+  const out: Record<string, unknown> = {};
+  const src = v as Record<string, unknown>;
+  for (const key of Object.keys(src)) {
+    const c = src[key];
+    if (c === undefined) continue;
+    const copy = typeof c === 'object' && c !== null ? freshFrozen(c) : c;
+    if (key === '__proto__') setOwn(out, key, copy);
+    else out[key] = copy;
+  }
+  return Object.freeze(out);
+}
+
+/** v's defined members in v's order, each taken from prev (they are known to be identical to prev's). */
+function copyMembers(v: Record<string, unknown>, prev: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) if (v[k] !== undefined) setOwn(out, k, prev[k]);
+  return out;
+}
+
 /** Whether an object or array holds an undefined member anywhere (a deep copy would drop or keep it as is). */
 export function containsUndefined(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;

@@ -8,7 +8,7 @@ import {
   type AdmissionContext,
   type SideWrite,
 } from '../types';
-import { Stage, runStage, type ResourceContext } from './context';
+import { Stage, passStage, refuseStage, type ResourceContext } from './context';
 
 export function admissionAttributes(
   ctx: ResourceContext,
@@ -31,46 +31,60 @@ export function admissionAttributes(
   };
 }
 
-/** The plugins' view of the server; rng is an extra the ServiceAccount plugin uses for generated names. */
+/**
+ * The plugins' view of the server; rng is an extra the ServiceAccount plugin uses for generated names. A class
+ * rather than an object literal with an arrow: no closure to make (and name) for every admission stage.
+ */
+class WriteAdmissionContext implements AdmissionContext {
+  readonly rng: ResourceContext['server']['rng'];
+  readonly clock: AdmissionContext['clock'];
+  readonly reader: AdmissionContext['reader'];
+  readonly registry: AdmissionContext['registry'];
+  constructor(ctx: ResourceContext, private readonly sideWrites: SideWrite[]) {
+    this.rng = ctx.server.rng;
+    this.clock = ctx.server.clock;
+    this.reader = ctx.server.reader;
+    this.registry = ctx.server.registry;
+  }
+  addSideWrite(w: SideWrite): void {
+    this.sideWrites.push(w);
+  }
+}
+
 export function admissionContext(ctx: ResourceContext, sideWrites: SideWrite[]): AdmissionContext & { rng: { next(): number } } {
-  return {
-    rng: ctx.server.rng,
-    clock: ctx.server.clock,
-    reader: ctx.server.reader,
-    registry: ctx.server.registry,
-    addSideWrite: (w) => sideWrites.push(w),
-  };
+  return new WriteAdmissionContext(ctx, sideWrites);
 }
 
 export function mutatingAdmissionStage(ctx: ResourceContext, attrs: AdmissionAttributes, sideWrites: SideWrite[]): void {
-  runStage(ctx, Stage.MutatingAdmission, (note) => {
+  let ran = '';
+  let count = 0;
+  try {
     const actx = admissionContext(ctx, sideWrites);
-    const ran: string[] = [];
     for (const plugin of ctx.server.mutatingPlugins) {
       if (!plugin.handles(attrs.operation)) continue;
-      ran.push(plugin.name);
-      try {
-        plugin.admit(attrs, actx);
-      } catch (err) {
-        note(plugin.name);
-        throw err;
-      }
+      ran = count++ === 0 ? plugin.name : `${ran}, ${plugin.name}`;
+      plugin.admit(attrs, actx);
     }
-    note(ran.length ? `plugins: ${ran.join(', ')}` : 'no plugins');
-  });
+  } catch (err) {
+    throw refuseStage(ctx, Stage.MutatingAdmission, err);
+  }
+  passStage(ctx, Stage.MutatingAdmission, count > 0 ? `plugins: ${ran}` : 'no plugins');
 }
 
 export function validatingAdmissionStage(ctx: ResourceContext, attrs: AdmissionAttributes, sideWrites: SideWrite[]): void {
-  runStage(ctx, Stage.ValidatingAdmission, (note) => {
+  let ran = '';
+  let count = 0;
+  try {
     const actx = admissionContext(ctx, sideWrites);
-    const ran: string[] = [];
     for (const plugin of ctx.server.validatingPlugins) {
       if (!plugin.handles(attrs.operation)) continue;
-      ran.push(plugin.name);
+      ran = count++ === 0 ? plugin.name : `${ran}, ${plugin.name}`;
       plugin.validate(attrs, actx);
     }
-    note(ran.length ? `plugins: ${ran.join(', ')}` : 'no plugins');
-  });
+  } catch (err) {
+    throw refuseStage(ctx, Stage.ValidatingAdmission, err);
+  }
+  passStage(ctx, Stage.ValidatingAdmission, count > 0 ? `plugins: ${ran}` : 'no plugins');
 }
 
 /** DELETE admission, run against the stored object before anything changes (AdmissionToValidateObjectDeleteFunc). */

@@ -3,7 +3,7 @@
 // responsewriters.Forbidden, before anything is decoded or admitted.
 import { forbiddenError } from '../rbac/forbidden';
 import { Decision, type AuthorizationAttributes } from '../types';
-import { Stage, runStage, type RequestContext } from './context';
+import { Stage, passStage, refuseStage, type RequestContext } from './context';
 
 export function authorizationAttributes(ctx: RequestContext): AuthorizationAttributes {
   const req = ctx.req;
@@ -20,10 +20,14 @@ export function authorizationAttributes(ctx: RequestContext): AuthorizationAttri
 }
 
 export function authorizationStage(ctx: RequestContext): void {
-  runStage(ctx, Stage.Authorization, (note) => {
+  let reason: string;
+  try {
     const attrs = authorizationAttributes(ctx);
     const result = ctx.server.authorizer.authorize(attrs);
     if (result.decision !== Decision.Allow) throw forbiddenError(attrs, result.reason);
-    note(result.reason || 'allowed');
-  });
+    reason = result.reason;
+  } catch (err) {
+    throw refuseStage(ctx, Stage.Authorization, err);
+  }
+  passStage(ctx, Stage.Authorization, reason || 'allowed');
 }

@@ -86,20 +86,38 @@ export function strategyContext(ctx: ResourceContext, subresource?: 'status' | '
   };
 }
 
-function baseData(ctx: RequestContext): Record<string, unknown> {
-  return {
-    verb: ctx.req.verb,
-    resource: ctx.req.subresource ? `${ctx.req.resource}/${ctx.req.subresource}` : ctx.req.resource,
-    group: ctx.req.group,
-    namespace: ctx.req.namespace ?? '',
-    name: ctx.req.name ?? '',
-  };
+/** The resource as the trace names it: "pods" or "pods/status". */
+function traceResource(req: ApiRequest): string {
+  return req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
 }
 
 export function emitStage(ctx: RequestContext, stage: Stage, decision: 'pass' | 'refuse', message?: string, extra?: Record<string, unknown>): void {
-  const data: Record<string, unknown> = { stage, decision, ...baseData(ctx), ...extra };
+  // Built field by field (no spreads: this runs ~9 times per request), in the order the UI and histories see.
+  const req = ctx.req;
+  const data: Record<string, unknown> = {
+    stage,
+    decision,
+    verb: req.verb,
+    resource: traceResource(req),
+    group: req.group,
+    namespace: req.namespace ?? '',
+    name: req.name ?? '',
+  };
+  if (extra) for (const k of Object.keys(extra)) data[k] = extra[k];
   if (message) data.message = message;
   ctx.server.trace.emit({ kind: TraceKind.ApiStage, component: 'apiserver', requestId: ctx.id, cause: ctx.requestSeq, data });
+}
+
+/** Records a stage's pass (the pipeline's own stages call this instead of runStage: no closures per request). */
+export function passStage(ctx: RequestContext, stage: Stage, message?: string): void {
+  emitStage(ctx, stage, 'pass', message);
+}
+
+/** Records a stage's refusal with the Status message, and gives the error to rethrow (runStage's catch). */
+export function refuseStage(ctx: RequestContext, stage: Stage, err: unknown): StatusError {
+  const status = toStatus(err);
+  emitStage(ctx, stage, 'refuse', status.message, { code: status.code, reason: status.reason });
+  return err instanceof StatusError ? err : new StatusError(status);
 }
 
 /**
@@ -114,10 +132,7 @@ export function runStage<T>(ctx: RequestContext, stage: Stage, fn: (note: (messa
       message = m;
     });
   } catch (err) {
-    const status = toStatus(err);
-    emitStage(ctx, stage, 'refuse', status.message, { code: status.code, reason: status.reason });
-    if (err instanceof StatusError) throw err;
-    throw new StatusError(status);
+    throw refuseStage(ctx, stage, err);
   }
   emitStage(ctx, stage, 'pass', message);
   return result;
@@ -136,7 +151,7 @@ export function emitRequest(trace: TraceSink, id: string, req: ApiRequest, user:
     requestId: id,
     data: {
       verb: req.verb,
-      resource: req.subresource ? `${req.resource}/${req.subresource}` : req.resource,
+      resource: traceResource(req),
       group: req.group,
       version: req.version,
       namespace: req.namespace ?? '',
@@ -148,11 +163,15 @@ export function emitRequest(trace: TraceSink, id: string, req: ApiRequest, user:
 }
 
 export function emitResponse(ctx: RequestContext, code: number, extra?: Record<string, unknown>): void {
-  ctx.server.trace.emit({
-    kind: TraceKind.ApiResponse,
-    component: 'apiserver',
-    requestId: ctx.id,
-    cause: ctx.requestSeq,
-    data: { ...baseData(ctx), code, ...extra },
-  });
+  const req = ctx.req;
+  const data: Record<string, unknown> = {
+    verb: req.verb,
+    resource: traceResource(req),
+    group: req.group,
+    namespace: req.namespace ?? '',
+    name: req.name ?? '',
+    code,
+  };
+  if (extra) for (const k of Object.keys(extra)) data[k] = extra[k];
+  ctx.server.trace.emit({ kind: TraceKind.ApiResponse, component: 'apiserver', requestId: ctx.id, cause: ctx.requestSeq, data });
 }

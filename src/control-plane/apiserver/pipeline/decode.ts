@@ -4,8 +4,8 @@
 // custom resource without its CRD) is `no matches for kind "X" in version "Y"`.
 import type { KubeObject } from '../../../shared/api/types';
 import { decodeObject } from '../decode/decoder';
-import type { FieldValidation } from '../types';
-import { Stage, runStage, type ResourceContext } from './context';
+import type { DecodeResult, FieldValidation } from '../types';
+import { Stage, passStage, refuseStage, type ResourceContext } from './context';
 
 export function fieldValidationOf(ctx: ResourceContext): FieldValidation {
   return ctx.req.options?.fieldValidation ?? 'Strict';
@@ -13,16 +13,19 @@ export function fieldValidationOf(ctx: ResourceContext): FieldValidation {
 
 /** Decodes a create/update body. */
 export function decodeStage(ctx: ResourceContext, input: { body?: unknown; rawBody?: string }): KubeObject {
-  return runStage(ctx, Stage.Decode, (note) => {
-    const result = decodeObject({
+  let result: DecodeResult;
+  try {
+    result = decodeObject({
       body: input.body,
       rawBody: input.rawBody,
       resourceType: ctx.rt,
       fieldValidation: fieldValidationOf(ctx),
       customSchema: ctx.server.customSchemaFor(ctx.rt),
     });
-    ctx.warnings.push(...result.warnings);
-    if (result.warnings.length > 0) note(result.warnings.join('; '));
-    return result.object;
-  });
+  } catch (err) {
+    throw refuseStage(ctx, Stage.Decode, err);
+  }
+  if (result.warnings.length > 0) ctx.warnings.push(...result.warnings);
+  passStage(ctx, Stage.Decode, result.warnings.length > 0 ? result.warnings.join('; ') : undefined);
+  return result.object;
 }

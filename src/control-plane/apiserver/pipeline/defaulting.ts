@@ -1,8 +1,13 @@
 // Defaulting (SetDefaults_*): after decoding, and again after mutating admission so that whatever a plugin
 // added is defaulted too (the AdmissionWebhook "apply defaults after mutation" conformance test).
 import type { KubeObject } from '../../../shared/api/types';
-import { Stage, runStage, strategyContext, type ResourceContext } from './context';
+import { Stage, passStage, refuseStage, strategyContext, type ResourceContext } from './context';
 
 export function defaultingStage(ctx: ResourceContext, obj: KubeObject, subresource?: 'status' | 'scale'): void {
-  runStage(ctx, Stage.Defaulting, () => ctx.strategy.applyDefaults(obj, strategyContext(ctx, subresource)));
+  try {
+    ctx.strategy.applyDefaults(obj, strategyContext(ctx, subresource));
+  } catch (err) {
+    throw refuseStage(ctx, Stage.Defaulting, err);
+  }
+  passStage(ctx, Stage.Defaulting);
 }

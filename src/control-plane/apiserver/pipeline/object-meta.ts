@@ -11,11 +11,12 @@ import { writableMeta } from '../storage/object-codec';
 /** rest.WipeObjectMetaSystemFields: what a create may not choose. */
 export function wipeObjectMetaSystemFields(obj: KubeObject): void {
   const meta = writableMeta(obj);
-  delete meta.creationTimestamp;
-  delete meta.uid;
-  delete meta.deletionTimestamp;
-  delete meta.deletionGracePeriodSeconds;
-  delete meta.selfLink;
+  // Checked first: most bodies carry none of them, and a delete costs more than the look.
+  if ('creationTimestamp' in meta) delete meta.creationTimestamp;
+  if ('uid' in meta) delete meta.uid;
+  if ('deletionTimestamp' in meta) delete meta.deletionTimestamp;
+  if ('deletionGracePeriodSeconds' in meta) delete meta.deletionGracePeriodSeconds;
+  if ('selfLink' in meta) delete meta.selfLink;
 }
 
 /** rest.FillObjectMetaSystemFields. */

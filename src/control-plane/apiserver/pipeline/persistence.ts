@@ -6,7 +6,7 @@ import { objectKey } from '../../store/keys';
 import type { Compare, TxnOp, TxnResult } from '../../store/types';
 import type { SideWrite } from '../types';
 import { fromStored, toStored } from '../storage/object-codec';
-import { Stage, runStage, type ResourceContext } from './context';
+import { Stage, passStage, refuseStage, type ResourceContext } from './context';
 
 export interface PrimaryWrite {
   key: string;
@@ -22,7 +22,8 @@ export function persistenceStage(
   sideWrites: SideWrite[],
   onFailure: () => Error,
 ): TxnResult {
-  return runStage(ctx, Stage.Persistence, (note) => {
+  let result: TxnResult;
+  try {
     const compares: Compare[] = [{ key: primary.key, modRevision: primary.expectModRevision }];
     const ops: TxnOp[] = [primary.op];
     for (const w of sideWrites) {
@@ -36,10 +37,12 @@ export function persistenceStage(
       compares.push({ key, modRevision: current?.modRevision ?? 0 });
       ops.push({ type: 'put', key, value: toStored(next) });
     }
-    const result = ctx.server.store.txn(compares, ops);
+    result = ctx.server.store.txn(compares, ops);
     if (!result.succeeded) throw onFailure();
-    note(result.results[0] ? `committed at revision ${result.revision}` : 'no change');
     ctx.server.afterCommit(ctx.rt);
-    return result;
-  });
+  } catch (err) {
+    throw refuseStage(ctx, Stage.Persistence, err);
+  }
+  passStage(ctx, Stage.Persistence, result.results[0] ? `committed at revision ${result.revision}` : 'no change');
+  return result;
 }

@@ -2,14 +2,22 @@
 // validates it; every field error of the object comes back in one 422 Invalid.
 import type { KubeObject } from '../../../shared/api/types';
 import { beforeCreate, beforeUpdate } from '../registry/generic/rest';
-import { Stage, runStage, strategyContext, type ResourceContext } from './context';
+import { Stage, passStage, refuseStage, strategyContext, type ResourceContext } from './context';
 
 export function validateCreateStage(ctx: ResourceContext, obj: KubeObject): void {
-  runStage(ctx, Stage.Validation, () => beforeCreate(ctx.strategy, obj, strategyContext(ctx)));
+  try {
+    beforeCreate(ctx.strategy, obj, strategyContext(ctx));
+  } catch (err) {
+    throw refuseStage(ctx, Stage.Validation, err);
+  }
+  passStage(ctx, Stage.Validation);
 }
 
 export function validateUpdateStage(ctx: ResourceContext, obj: KubeObject, old: KubeObject, subresource?: 'status' | 'scale'): void {
-  runStage(ctx, Stage.Validation, () =>
-    beforeUpdate(ctx.strategy, obj, old, strategyContext(ctx, subresource), subresource === 'status' ? 'status' : undefined),
-  );
+  try {
+    beforeUpdate(ctx.strategy, obj, old, strategyContext(ctx, subresource), subresource === 'status' ? 'status' : undefined);
+  } catch (err) {
+    throw refuseStage(ctx, Stage.Validation, err);
+  }
+  passStage(ctx, Stage.Validation);
 }

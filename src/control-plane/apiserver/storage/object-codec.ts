@@ -1,18 +1,23 @@
 // Objects in and out of the store. The store holds values without metadata.resourceVersion (the revision is
-// the kv's modRevision, so an identical write is a no-op the store can detect); reads hand out fresh copies
-// with metadata.resourceVersion = modRevision, never the stored value.
+// the kv's modRevision, so an identical write is a no-op the store can detect). Stored values are deeply
+// frozen and a new version shares every unchanged subtree with the one it replaces (structural sharing).
+// Readers that only read get a frozen view over the stored value (storedView: a fresh top level and
+// metadata carrying resourceVersion, everything else shared); readers that may mutate, and API answers,
+// get fresh copies (fromStored).
 import type { KubeObject } from '../../../shared/api/types';
 import type { KeyValue } from '../../store/types';
-import { deepCopy, deepFreeze } from '../patch/json-value';
+import { deepCopy, deepFreeze, frozenCopy } from '../patch/json-value';
 
-/** A fresh copy for storage: no resourceVersion, no selfLink. */
-export function toStored(obj: KubeObject): KubeObject {
-  const out = deepCopy(obj);
-  if (out.metadata) {
-    delete writableMeta(out).resourceVersion;
-    delete writableMeta(out).selfLink;
-  }
-  return out;
+/**
+ * The value to store for obj: a frozen copy without resourceVersion and selfLink that shares unchanged
+ * subtrees with prev (the stored value it replaces, if any). obj itself is left as it is.
+ */
+export function toStored(obj: KubeObject, prev?: KubeObject): KubeObject {
+  const meta = obj.metadata as WritableObjectMeta | undefined;
+  if (!meta || (meta.resourceVersion === undefined && meta.selfLink === undefined)) return frozenCopy(obj, prev);
+  // Copy the top level and metadata without the two fields, leaving obj (often the answer) untouched.
+  const { resourceVersion: _rv, selfLink: _selfLink, ...rest } = meta;
+  return frozenCopy({ ...obj, metadata: rest }, prev);
 }
 
 /** A fresh copy of a stored value with its resourceVersion. */
@@ -27,14 +32,20 @@ export function fromStored(kv: KeyValue, revision: number = kv.modRevision): Kub
 const views = new WeakMap<KeyValue, { revision: number; view: KubeObject }>();
 
 /**
- * fromStored's copy, frozen and shared: every watcher of a revision gets the same object instead of a copy
- * each. It is a copy of its own, not a view over the stored value's subtrees: sharing and freezing those
- * measured slower in the engine benchmark.
+ * fromStored's content, frozen and shared: every watcher of a revision gets the same object. Only its top
+ * level and metadata are its own (metadata carries resourceVersion); every other subtree is the stored
+ * value's, so a live object exists once in memory however many caches hold it.
  */
 export function storedView(kv: KeyValue, revision: number = kv.modRevision): KubeObject {
   const cached = views.get(kv);
   if (cached && cached.revision === revision) return cached.view;
-  const view = deepFreeze(fromStored(kv, revision));
+  // Values written through toStored are frozen already; anything else put into the store (a restore from
+  // persistence, a test's store) is frozen here, once, so a view never exposes a mutable stored subtree.
+  const stored = deepFreeze(kv.value);
+  const view = { ...stored } as KubeObject;
+  // Where fromStored has it: in place, or last when the stored value has none.
+  view.metadata = Object.freeze({ ...stored.metadata, resourceVersion: String(revision) });
+  Object.freeze(view);
   views.set(kv, { revision, view });
   return view;
 }

@@ -1,11 +1,11 @@
-// ObjectReader over the store: what admission plugins, the authorizer and strategies read. Copies, so a
-// plugin can never change a stored value.
+// ObjectReader over the store: what admission plugins, the authorizer and strategies read. They only read:
+// each gets the stored value's frozen view (shared, no copy), so a plugin can never change a stored value.
 import type { ResourceRegistry } from '../../../shared/api/resources';
 import type { GroupResource, KubeObject } from '../../../shared/api/types';
 import { objectKey, resourcePrefix } from '../../store/keys';
 import type { Store } from '../../store/types';
 import type { ObjectReader } from '../types';
-import { fromStored } from './object-codec';
+import { storedView } from './object-codec';
 
 export class StoreObjectReader implements ObjectReader {
   constructor(
@@ -23,12 +23,12 @@ export class StoreObjectReader implements ObjectReader {
       return undefined;
     }
     const kv = this.store.get(key);
-    return kv ? fromStored(kv) : undefined;
+    return kv ? storedView(kv) : undefined;
   }
 
   list(gr: GroupResource, namespace?: string): KubeObject[] {
     const rt = this.registry.forGroupResource(gr);
     if (!rt) return [];
-    return this.store.range(resourcePrefix(rt, rt.namespaced ? namespace : undefined)).kvs.map((kv) => fromStored(kv));
+    return this.store.range(resourcePrefix(rt, rt.namespaced ? namespace : undefined)).kvs.map((kv) => storedView(kv));
   }
 }

@@ -59,7 +59,8 @@ function supportedFields(rt: ResourceType, strategy: ResourceStrategy): string[]
 export function objectFields(obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): Record<string, string> {
   const base: Record<string, string> = { 'metadata.name': obj.metadata?.name ?? '' };
   if (rt.namespaced) base['metadata.namespace'] = obj.metadata?.namespace ?? '';
-  return { ...base, ...(strategy.selectableFields?.(obj) ?? {}) };
+  const own = strategy.selectableFields?.(obj);
+  return own ? Object.assign(base, own) : base;
 }
 
 /**

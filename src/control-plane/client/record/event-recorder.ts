@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../shared/api/types';
 import { rfc3339 } from '../../sim/clock';
 import type { Clock } from '../../sim/clock';
 import type { Client } from '../client';
-import { EventSourceObjectSpamFilter } from './spam-filter';
+import { EventSourceObjectSpamFilter, maxLruCacheEntries } from './spam-filter';
 
 export const EventType = { Normal: 'Normal', Warning: 'Warning' } as const;
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -23,11 +23,11 @@ export interface EventSource {
 /** How long a repeat is folded into the existing Event (client-go's maxLruCacheEntries window is 10 minutes). */
 const aggregationWindowMs = 10 * 60_000;
 
-interface Seen {
-  namespace: string;
+/** client-go's eventLog: what the eventLogger remembers of an Event it created, to patch it on a repeat. */
+interface EventLog {
+  /** The Event's name. */
   name: string;
   count: number;
-  firstTimestamp: string;
   lastSeenAt: number;
 }
 
@@ -44,39 +44,55 @@ function nextNameSequence(clock: Clock): number {
 }
 
 export class EventRecorder {
-  private readonly seen = new Map<string, Seen>();
-  private lastPrune = -Infinity;
+  /**
+   * The eventLogger's cache: an LRU of maxLruCacheEntries keyed by getEventKey (the source is the recorder's
+   * own, so it is left out of the key). A Map iterates in insertion order, and every use re-inserts its key,
+   * so the first key is the least recently used one, and also the one seen longest ago (virtual time only
+   * moves forward): expired entries are all at the front.
+   */
+  private readonly seen = new Map<string, EventLog>();
   private readonly spamFilter = new EventSourceObjectSpamFilter();
+  /** The events client, resolved once (the client's typed accessors look it up on every use). */
+  private readonly events: Client['events'];
 
   constructor(
     private readonly options: { client: Client; clock: Clock; source: EventSource },
-  ) {}
+  ) {
+    this.events = options.client.events;
+  }
 
   /**
    * Records an event about obj; fieldPath names a part of it (the kubelet's `spec.containers{nginx}`), as
    * kubectl describe's "From" column shows.
    */
   event(obj: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): void {
-    const { client, clock, source } = this.options;
+    const { clock, source } = this.options;
     const ref = referenceTo(obj);
     if (fieldPath) ref.fieldPath = fieldPath;
-    const namespace = ref.namespace || 'default';
-    const key = [source.component, source.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', fieldPath ?? '', type, reason, message].join('\u0000');
     const now = clock.now();
-    const timestamp = rfc3339(now);
-    // client-go's EventCorrelator: 25 events per source + object, then one per 5 minutes; the rest are dropped.
+    // client-go's EventCorrelator: 25 events per source + object, then one per 5 minutes; the rest are dropped
+    // (before anything else about the event is built).
     if (this.spamFilter.filter(source, ref, now)) return;
+    const namespace = ref.namespace || 'default';
+    // Joined, as client-go's strings.Join: a flat string. A template literal leaves a tree of cons strings, one
+    // per part, which the cache would hold for every event it remembers (several times the key's own size).
+    const key = [ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', fieldPath ?? '', type, reason, message].join('\u0000');
+    const timestamp = timestampOf(now);
+    this.forgetExpired(now);
     const previous = this.seen.get(key);
     try {
-      if (previous && now - previous.lastSeenAt < aggregationWindowMs) {
+      if (previous) {
+        // A hit is a use: most recently used goes last.
+        this.seen.delete(key);
+        this.seen.set(key, previous);
         previous.count++;
         previous.lastSeenAt = now;
-        client.events.patch(previous.name, 'application/merge-patch+json', { count: previous.count, lastTimestamp: timestamp }, { namespace });
+        this.events.patch(previous.name, 'application/merge-patch+json', { count: previous.count, lastTimestamp: timestamp }, { namespace });
         return;
       }
       // Event names are "<object name>.<unix nanoseconds in hex>", as client-go makes them; virtual time has
       // millisecond steps, so the cluster's name sequence fills the sub-millisecond digits to keep names unique.
-      const name = `${ref.name}.${(BigInt(now) * 1_000_000n + BigInt(nextNameSequence(clock))).toString(16)}`;
+      const name = `${ref.name}.${nanosecondsHex(now, nextNameSequence(clock))}`;
       const ev: Event = {
         apiVersion: 'v1',
         kind: 'Event',
@@ -92,9 +108,9 @@ export class EventRecorder {
         reportingComponent: source.component,
         reportingInstance: source.host ?? '',
       };
-      client.events.create(ev as Event & KubeObject);
-      this.seen.set(key, { namespace, name, count: 1, firstTimestamp: timestamp, lastSeenAt: now });
-      this.prune(now);
+      this.events.create(ev as Event & KubeObject);
+      this.seen.set(key, { name, count: 1, lastSeenAt: now });
+      if (this.seen.size > maxLruCacheEntries) this.seen.delete(this.seen.keys().next().value!);
     } catch (err) {
       // A missing namespace (being deleted) or an Event the TTL removed: events are best-effort.
       if (!isStatusError(err)) throw err;
@@ -102,12 +118,51 @@ export class EventRecorder {
     }
   }
 
-  /** Forgets events past the aggregation window, at most once a minute of virtual time (a sweep is O(seen)). */
-  private prune(now: number): void {
-    if (this.seen.size < 4096 || now - this.lastPrune < 60_000) return;
-    this.lastPrune = now;
-    for (const [k, s] of this.seen) if (now - s.lastSeenAt >= aggregationWindowMs) this.seen.delete(k);
+  /**
+   * Forgets events past the aggregation window (their repeat starts a new Event): they are the least recently
+   * used, at the front of the LRU, so this stops at the first one still inside the window.
+   */
+  private forgetExpired(now: number): void {
+    for (const [k, log] of this.seen) {
+      if (now - log.lastSeenAt < aggregationWindowMs) return;
+      this.seen.delete(k);
+    }
   }
+
+  /** Events remembered for aggregation (for tests). */
+  get cachedEvents(): number {
+    return this.seen.size;
+  }
+}
+
+/**
+ * The last timestamp formatted: a burst of events (a pod's Scheduled, Pulled, Created, Started, …) shares one
+ * virtual millisecond, so this saves formatting the same instant again.
+ */
+let lastTimestamp = { ms: NaN, text: '' };
+
+function timestampOf(ms: number): string {
+  if (ms !== lastTimestamp.ms) lastTimestamp = { ms, text: rfc3339(ms) };
+  return lastTimestamp.text;
+}
+
+const two32 = 2 ** 32;
+
+/**
+ * (ms × 10⁶ + seq) in hex, the nanoseconds of an event name, exactly: the product exceeds 2⁵³, so it is built
+ * from 32-bit halves (each partial product stays exact in a double) instead of BigInt arithmetic.
+ */
+export function nanosecondsHex(ms: number, seq: number): string {
+  if (!Number.isSafeInteger(ms) || ms < 0 || !Number.isSafeInteger(seq) || seq < 0 || seq >= 1_000_000) {
+    return (BigInt(ms) * 1_000_000n + BigInt(seq)).toString(16);
+  }
+  const hi = Math.floor(ms / two32);
+  const lo = ms - hi * two32;
+  const low = lo * 1_000_000 + seq; // < 2³² × 10⁶ + 10⁶ < 2⁵³
+  const carry = Math.floor(low / two32);
+  const high = hi * 1_000_000 + carry; // < 2²¹ × 10⁶ + 10⁶ < 2⁵³
+  const lowHex = (low - carry * two32).toString(16);
+  return high > 0 ? high.toString(16) + lowHex.padStart(8, '0') : lowHex;
 }
 
 /** An ObjectReference to obj, as events and kubectl describe use it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventSourceObjectSpamFilter, spamKey } from './spam-filter';
+import { EventSourceObjectSpamFilter, maxLruCacheEntries, spamKey } from './spam-filter';
 
 const kubelet = { component: 'kubelet', host: 'node-1' };
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace: 'default', name, uid: `uid-${name}` });
@@ -38,5 +38,19 @@ describe('EventSourceObjectSpamFilter', () => {
     f.filter(kubelet, pod('c'), 0); // evicts a
     expect(f.size).toBe(2);
     expect(f.filter(kubelet, pod('a'), 0)).toBe(false);
+  });
+
+  it('holds at most 4,096 keys by default, evicting the least recently used (a hit is a use)', () => {
+    const f = new EventSourceObjectSpamFilter({ burst: 1 });
+    for (let i = 0; i < maxLruCacheEntries; i++) expect(f.filter(kubelet, pod(`p${i}`), 0)).toBe(false);
+    expect(f.size).toBe(maxLruCacheEntries);
+    // Every bucket is empty and still remembered: the same objects are filtered.
+    expect(f.filter(kubelet, pod('p0'), 0)).toBe(true); // p0 is now the most recently used; p1 the least
+    expect(f.filter(kubelet, pod('new'), 0)).toBe(false); // evicts p1
+    expect(f.size).toBe(maxLruCacheEntries);
+    expect(f.filter(kubelet, pod('p2'), 0)).toBe(true); // kept
+    expect(f.filter(kubelet, pod('p0'), 0)).toBe(true); // kept
+    expect(f.filter(kubelet, pod('p1'), 0)).toBe(false); // forgotten: a full bucket again (evicts p3)
+    expect(f.filter(kubelet, pod('p3'), 0)).toBe(false);
   });
 });

@@ -18,6 +18,7 @@ export interface SpamFilterSource {
 
 /** getSpamKey: source component and host, involved object kind, namespace, name, uid and apiVersion. */
 export function spamKey(source: SpamFilterSource, ref: ObjectReference): string {
+  // Joined (a flat string), not added up: concatenation leaves a tree of cons strings the cache would keep.
   return [source.component, source.host ?? '', ref.kind ?? '', ref.namespace ?? '', ref.name ?? '', ref.uid ?? '', ref.apiVersion ?? ''].join('');
 }
 

@@ -38,6 +38,7 @@ import {
   mostRecentScheduleTime,
   nextScheduleTimeDuration,
 } from './cronjob-utils';
+import { jsonEqual } from '../shared/json-equal';
 
 export const CronJobControllerName = 'cronjob-controller';
 
@@ -140,7 +141,7 @@ export class CronJobController {
     if (curJob.metadata.resourceVersion === oldJob.metadata.resourceVersion) return;
     const curRef = getControllerOf(curJob);
     const oldRef = getControllerOf(oldJob);
-    if (JSON.stringify(curRef ?? null) !== JSON.stringify(oldRef ?? null) && oldRef) {
+    if (!jsonEqual(curRef ?? null, oldRef ?? null) && oldRef) {
       const cj = this.resolveControllerRef(oldJob.metadata.namespace ?? '', oldRef);
       if (cj) this.enqueueController(cj);
     }

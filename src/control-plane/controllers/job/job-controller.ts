@@ -87,6 +87,7 @@ import {
 import { matchPodFailurePolicy, PodFailurePolicyAction } from './pod-failure-policy';
 import { matchSuccessPolicy } from './success-policy';
 import { UidTrackingExpectations } from './tracking';
+import { jsonEqual } from '../shared/json-equal';
 
 export const JobControllerComponent = 'job-controller';
 const jobKind = { apiVersion: 'batch/v1', kind: 'Job' };
@@ -273,7 +274,7 @@ export class JobController {
     const finalizerRemoved = !hasJobTrackingFinalizer(curPod);
     const curRef = getControllerOf(curPod);
     const oldRef = getControllerOf(oldPod);
-    const refChanged = JSON.stringify(curRef ?? null) !== JSON.stringify(oldRef ?? null);
+    const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
     if (refChanged && oldRef) {
       const job = this.resolveControllerRef(oldPod.metadata.namespace ?? '', oldRef);
       if (job) {
@@ -289,7 +290,7 @@ export class JobController {
       return;
     }
     if (hasJobTrackingFinalizer(curPod)) this.enqueueOrphanPod(curPod);
-    const labelChanged = JSON.stringify(curPod.metadata.labels ?? {}) !== JSON.stringify(oldPod.metadata.labels ?? {});
+    const labelChanged = !jsonEqual(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
     if (labelChanged || refChanged) for (const job of this.getPodJobs(curPod)) this.enqueueSyncJobBatched(job);
   }
 

@@ -17,12 +17,15 @@ export function semanticDeepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => semanticDeepEqual(v, bb[i]));
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!semanticDeepEqual(a[i], bb[i])) return false;
+    return true;
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-  for (const k of keys) if (!semanticDeepEqual(ao[k], bo[k])) return false;
+  // Plain loops, no key set: this runs for every pod update (taint eviction compares tolerations).
+  for (const k in ao) if (Object.prototype.hasOwnProperty.call(ao, k) && !semanticDeepEqual(ao[k], bo[k])) return false;
+  for (const k in bo) if (Object.prototype.hasOwnProperty.call(bo, k) && !Object.prototype.hasOwnProperty.call(ao, k) && !semanticDeepEqual(ao[k], bo[k])) return false;
   return true;
 }
 

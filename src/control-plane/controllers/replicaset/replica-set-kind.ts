@@ -47,12 +47,26 @@ export interface ReplicaSetKind {
   informer(informers: SharedInformerFactory): SharedInformer<ReplicaSetLike>;
 }
 
+/**
+ * Parsed selectors per (frozen) selector object: every sync and every orphan check reads the selector, and a
+ * cached ReplicaSet keeps the same selector object until it is replaced. Invalid selectors are not cached (the
+ * parse throws each time, as callers expect).
+ */
+const parsedSelectors = new WeakMap<object, Selector>();
+
+function memoSelector(sel: object | undefined, parse: (sel: object | undefined) => Selector): Selector {
+  if (!sel || !Object.isFrozen(sel)) return parse(sel);
+  let parsed = parsedSelectors.get(sel);
+  if (!parsed) parsedSelectors.set(sel, (parsed = parse(sel)));
+  return parsed;
+}
+
 export const replicaSetKind: ReplicaSetKind = {
   kind: ReplicaSetKindName.ReplicaSet,
   gvk: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
   controllerName: 'replicaset-controller',
   queueName: 'replicaset',
-  selectorOf: (obj) => labelSelectorAsSelector(obj.spec?.selector as LabelSelector | undefined),
+  selectorOf: (obj) => memoSelector(obj.spec?.selector, (sel) => labelSelectorAsSelector(sel as LabelSelector | undefined)),
   resourceClient: (client) => client.replicaSets as unknown as ResourceClient<ReplicaSetLike>,
   informer: (informers) => informers.replicaSets as unknown as SharedInformer<ReplicaSetLike>,
 };
@@ -63,7 +77,7 @@ export const replicationControllerKind: ReplicaSetKind = {
   controllerName: 'replication-controller',
   queueName: 'replicationmanager',
   // labels.Set(rc.Spec.Selector).AsSelectorPreValidated(); the API server defaults it from the template labels.
-  selectorOf: (obj) => selectorFromSet((obj.spec?.selector as Record<string, string> | undefined) ?? {}),
+  selectorOf: (obj) => memoSelector(obj.spec?.selector, (sel) => selectorFromSet((sel as Record<string, string> | undefined) ?? {})),
   resourceClient: (client) => client.replicationControllers as unknown as ResourceClient<ReplicaSetLike>,
   informer: (informers) => informers.replicationControllers as unknown as SharedInformer<ReplicaSetLike>,
 };

@@ -34,6 +34,7 @@ import {
   replicasOf,
   type StatefulSetObj,
 } from './stateful-set-utils';
+import { jsonEqual } from '../shared/json-equal';
 
 export const StatefulSetControllerName = 'statefulset-controller';
 
@@ -183,10 +184,10 @@ export class StatefulSetController {
   private updatePod(oldPod: PodObj, curPod: PodObj): void {
     // Periodic resyncs send updates for every pod: nothing changed.
     if (curPod.metadata.resourceVersion === oldPod.metadata.resourceVersion) return;
-    const labelChanged = JSON.stringify(curPod.metadata.labels ?? {}) !== JSON.stringify(oldPod.metadata.labels ?? {});
+    const labelChanged = !jsonEqual(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
     const curRef = getControllerOf(curPod);
     const oldRef = getControllerOf(oldPod);
-    const refChanged = JSON.stringify(curRef ?? null) !== JSON.stringify(oldRef ?? null);
+    const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
     if (refChanged && oldRef) {
       const set = this.resolveControllerRef(oldPod.metadata.namespace ?? '', oldRef);
       if (set) this.enqueueStatefulSet(set);

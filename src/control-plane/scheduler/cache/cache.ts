@@ -6,6 +6,7 @@ import { selectorMatches, type Selector } from '../../../shared/lib/labels';
 import type { SharedLister } from '../framework/interface';
 import { isTerminating, NodeInfo, type NodeObject, type PodInfo } from '../framework/types';
 import { NodeTree } from './node-tree';
+import { jsonEqual } from '../../controllers/shared/json-equal';
 
 interface TopologyCount {
   selector: Selector;
@@ -47,7 +48,7 @@ export class SchedulerCache implements SharedLister {
     if (hadNode) {
       if (this.tree.updateNode(old, node)) this.invalidate();
       // Domains follow labels: a relabelled node invalidates the aggregates.
-      else if (JSON.stringify(old?.metadata.labels ?? {}) !== JSON.stringify(node.metadata.labels ?? {})) this.topologyCounts.clear();
+      else if (!jsonEqual(old?.metadata.labels ?? {}, node.metadata.labels ?? {})) this.topologyCounts.clear();
     } else {
       this.tree.addNode(node);
       this.invalidate();

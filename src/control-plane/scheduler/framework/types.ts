@@ -78,6 +78,21 @@ function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
 }
 
 /** framework.NewPodInfo. */
+/**
+ * A pod's requests (and non-zero requests) depend on its spec alone, and a status write keeps the stored spec
+ * object (structural sharing): every PodInfo built for the pod's updates reuses the first one's figures. They
+ * are never modified (sums are added into a node's own Resource).
+ */
+const requestsBySpec = new WeakMap<object, { requests: Resource; nonZeroRequests: Resource }>();
+
+function specRequests(pod: PodObject): { requests: Resource; nonZeroRequests: Resource } {
+  const spec = pod.spec;
+  if (!spec || !Object.isFrozen(spec)) return { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true) };
+  let r = requestsBySpec.get(spec);
+  if (!r) requestsBySpec.set(spec, (r = { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true) }));
+  return r;
+}
+
 export function newPodInfo(pod: PodObject): PodInfo {
   const errors: string[] = [];
   const terms = (list: PodAffinityTerm[] | undefined): AffinityTerm[] => {
@@ -117,8 +132,7 @@ export function newPodInfo(pod: PodObject): PodInfo {
     uid: pod.metadata.uid ?? '',
     namespace,
     priority: pod.spec?.priority ?? 0,
-    requests: podRequests(pod),
-    nonZeroRequests: podRequests(pod, true),
+    ...specRequests(pod),
     requiredAffinityTerms: terms(affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
     requiredAntiAffinityTerms: terms(affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
     preferredAffinityTerms: weighted(affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
@@ -155,11 +169,18 @@ const selectorIds = new Map<string, number>();
  * compute it once per scheduling cycle.
  */
 export function selectorCountKey(selector: Selector, namespace: string): number {
+  // A shared Selector (DefaultSelector's, per controller) keeps its id: no selector string to build again.
+  const memo = selectorIdMemo.get(selector);
+  if (memo && memo.namespace === namespace) return memo.id;
   const k = `${namespace}\u0000${selectorToString(selector)}`;
   let id = selectorIds.get(k);
   if (id === undefined) selectorIds.set(k, (id = selectorIds.size + 1));
+  selectorIdMemo.set(selector, { namespace, id });
   return id;
 }
+
+/** The last (namespace, id) of each Selector object; selectors are never mutated once built. */
+const selectorIdMemo = new WeakMap<Selector, { namespace: string; id: number }>();
 
 let generation = 0;
 /** framework.nextGeneration: every NodeInfo change gets a new, globally increasing number. */

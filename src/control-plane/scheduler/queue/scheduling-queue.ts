@@ -18,6 +18,7 @@ import {
 } from '../framework/interface';
 import { newPodInfo, type NodeObject, type PodInfo, type PodObject } from '../framework/types';
 import { KeyedHeap } from './heap';
+import { jsonEqual } from '../../controllers/shared/json-equal';
 
 export const DefaultPodInitialBackoffMs = 1_000;
 export const DefaultPodMaxBackoffMs = 10_000;
@@ -70,11 +71,11 @@ export interface QueueSnapshot {
 /** The pod update's action bits (framework.PodSchedulingPropertiesChange), 0 for status-only changes. */
 export function podUpdateActionType(oldPod: Pod, newPod: Pod): number {
   let action = 0;
-  if (JSON.stringify(oldPod.metadata?.labels ?? {}) !== JSON.stringify(newPod.metadata?.labels ?? {})) action |= ActionType.UpdatePodLabel;
-  if (JSON.stringify(oldPod.spec?.tolerations ?? []) !== JSON.stringify(newPod.spec?.tolerations ?? [])) action |= ActionType.UpdatePodToleration;
+  if (!jsonEqual(oldPod.metadata?.labels ?? {}, newPod.metadata?.labels ?? {})) action |= ActionType.UpdatePodLabel;
+  if (!jsonEqual(oldPod.spec?.tolerations ?? [], newPod.spec?.tolerations ?? [])) action |= ActionType.UpdatePodToleration;
   if ((oldPod.spec?.schedulingGates ?? []).length > 0 && (newPod.spec?.schedulingGates ?? []).length === 0) action |= ActionType.UpdatePodSchedulingGatesEliminated;
-  const req = (p: Pod) => JSON.stringify((p.spec?.containers ?? []).map((c) => c.resources?.requests ?? {}));
-  if (req(oldPod) !== req(newPod)) action |= ActionType.UpdatePodScaleDown;
+  const req = (p: Pod) => (p.spec?.containers ?? []).map((c) => c.resources?.requests ?? {});
+  if (!jsonEqual(req(oldPod), req(newPod))) action |= ActionType.UpdatePodScaleDown;
   return action;
 }
 

@@ -2,17 +2,19 @@
 // rolled out, and checks the accessible names of its nodes and edges, the pod group and the namespace filter.
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../../shared/api/types';
 import { objectKey } from '../../../shared/protocol/diff';
 import type { HeadlessCluster } from '../../../worker/headless';
 import { createHeadlessCluster } from '../../../worker/headless';
 import { appStore } from '../../state/store';
-import { ObjectsView } from './ObjectsView';
+import { ObjectGraphChunk, ObjectsView } from './ObjectsView';
 import { AllNamespaces } from './object-graph';
 import { objectsViewStore } from './objects-view-state';
 
 let h: HeadlessCluster | undefined;
+// The graph is a chunk of its own: in, it renders synchronously (as on the page once preloaded).
+beforeAll(() => ObjectGraphChunk.preload());
 afterEach(async () => {
   vi.restoreAllMocks();
   objectsViewStore.setState({ namespace: 'default', expanded: new Set() });

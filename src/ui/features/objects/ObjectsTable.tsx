@@ -1,10 +1,12 @@
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useRef } from 'react';
+import type { Ref } from 'react';
 import { parseApiVersion } from '../../../shared/api/types';
 import { age } from '../../../shared/lib/duration';
 import { toErrorView } from '../../state/errors';
 import type { ObjectRow } from '../../state/selectors';
 import { selectObjectRows } from '../../state/selectors';
 import { appStore, useAppStore } from '../../state/store';
+import { useRowWindow } from '../../lib/use-row-window';
 import { useClient } from '../../worker-client/context';
 
 /** "configmap/demo in default": the row's name for its Delete button. */
@@ -12,10 +14,19 @@ export function objectLabel(row: Pick<ObjectRow, 'kind' | 'name' | 'namespace'>)
   return `${row.kind.toLowerCase()}/${row.name}${row.namespace ? ` in ${row.namespace}` : ''}`;
 }
 
-/** Every object in the cluster, live: rows come and go as watch batches arrive. */
+const columns = 8;
+
+/**
+ * Every object in the cluster, live: rows come and go as watch batches arrive. A long table renders only the
+ * rows around its viewport (spacer rows keep the scrollbar's length); aria-rowcount and aria-rowindex tell
+ * assistive technology the whole table's size and each rendered row's place in it.
+ */
 export function ObjectsTable() {
   const client = useClient();
   const rows = useAppStore(selectObjectRows);
+  const scroller = useRef<HTMLDivElement>(null);
+  const firstRow = useRef<HTMLTableRowElement>(null);
+  const win = useRowWindow(rows.length, scroller, firstRow);
 
   const remove = useCallback(
     async (row: ObjectRow) => {
@@ -41,13 +52,13 @@ export function ObjectsTable() {
   return (
     <section className="panel objects" aria-labelledby="objects-title">
       <h2 id="objects-title">Objects</h2>
-      <div className="table-scroll">
-        <table>
+      <div className="table-scroll" ref={scroller}>
+        <table aria-rowcount={rows.length + 1}>
           <caption>
             {rows.length} object{rows.length === 1 ? '' : 's'} in the cluster
           </caption>
           <thead>
-            <tr>
+            <tr aria-rowindex={1}>
               <th scope="col">Kind</th>
               <th scope="col">Namespace</th>
               <th scope="col">Name</th>
@@ -61,9 +72,11 @@ export function ObjectsTable() {
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
-              <Row key={row.id} row={row} onDelete={remove} />
+            {win.above > 0 && <Spacer height={win.above} />}
+            {rows.slice(win.start, win.end).map((row, i) => (
+              <Row key={row.id} row={row} index={win.start + i} onDelete={remove} rowRef={i === 0 ? firstRow : undefined} />
             ))}
+            {win.below > 0 && <Spacer height={win.below} />}
           </tbody>
         </table>
       </div>
@@ -71,9 +84,21 @@ export function ObjectsTable() {
   );
 }
 
+/** Stands for the rows not rendered: not a row to assistive technology. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr aria-hidden="true" className="row-spacer">
+      <td colSpan={columns} style={{ height }} />
+    </tr>
+  );
+}
+
 interface RowProps {
   row: ObjectRow;
+  /** Place among all rows (0-based), for aria-rowindex (the header row is 1). */
+  index: number;
   onDelete(row: ObjectRow): void;
+  rowRef?: Ref<HTMLTableRowElement>;
 }
 
 function inspect(row: ObjectRow) {
@@ -86,9 +111,9 @@ function AgeCell({ creationTimestamp }: { creationTimestamp: string | undefined 
   return <td>{text}</td>;
 }
 
-const Row = memo(function Row({ row, onDelete }: RowProps) {
+const Row = memo(function Row({ row, index, onDelete, rowRef }: RowProps) {
   return (
-    <tr>
+    <tr ref={rowRef} aria-rowindex={index + 2}>
       <td>{row.kind}</td>
       <td>{row.namespace}</td>
       <td>

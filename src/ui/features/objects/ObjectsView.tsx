@@ -1,14 +1,24 @@
 // The Objects tab: the object graph by default, the full table one click away ("Graph | Table").
-import { memo } from 'react';
-import { ObjectGraphView } from './ObjectGraphView';
+// The graph (React Flow and its layout) is a chunk of its own, behind a Suspense boundary of this view: the tab
+// and its Graph/Table switch are on the first paint, the canvas follows as soon as its chunk is in, and the
+// first paint's JavaScript does not carry React Flow.
+import { memo, Suspense } from 'react';
+import { preloadable } from '../../components/preloadable';
 import { ObjectsTable } from './ObjectsTable';
 import { ObjectsMode, useObjectsView } from './objects-view-state';
 import './objects.css';
+
+/** The graph's chunk; App preloads it with the other views' right after the first paint. */
+export const ObjectGraphChunk = preloadable(() => import('./ObjectGraphView').then((m) => m.ObjectGraphView));
 
 const modes: { id: ObjectsMode; label: string }[] = [
   { id: ObjectsMode.Graph, label: 'Graph' },
   { id: ObjectsMode.Table, label: 'Table' },
 ];
+
+function GraphLoading() {
+  return <p className="muted">Loading the graph…</p>;
+}
 
 export const ObjectsView = memo(function ObjectsView() {
   const mode = useObjectsView((s) => s.mode);
@@ -22,7 +32,13 @@ export const ObjectsView = memo(function ObjectsView() {
           </button>
         ))}
       </div>
-      {mode === ObjectsMode.Graph ? <ObjectGraphView /> : <ObjectsTable />}
+      {mode === ObjectsMode.Graph ? (
+        <Suspense fallback={<GraphLoading />}>
+          <ObjectGraphChunk.Component />
+        </Suspense>
+      ) : (
+        <ObjectsTable />
+      )}
     </div>
   );
 });

@@ -27,14 +27,49 @@ export const graphResourceKeys: readonly string[] = [
   '/persistentvolumes',
 ];
 
-/** A fresh selector per view instance, for one namespace (or AllNamespaces) and set of expanded owners. */
+/**
+ * What buildObjectGraph reads from an object (identity, owners, labels, and the spec fields that make edges), as
+ * a string, once per object version: a status update (most of a rollout's writes) leaves it unchanged.
+ */
+const structureCache = new WeakMap<KubeObject, string>();
+export function graphStructureOf(obj: KubeObject): string {
+  let s = structureCache.get(obj);
+  if (s === undefined) {
+    const m = obj.metadata;
+    const spec = (obj as { spec?: unknown }).spec;
+    s = JSON.stringify([obj.kind, m.namespace, m.name, m.uid, m.ownerReferences?.map((r) => [r.uid, r.controller]), m.labels, spec]);
+    structureCache.set(obj, s);
+  }
+  return s;
+}
+
+/** Same keys, and every object either the same version or one with the same graph structure. */
+function sameStructure(next: ReadonlyMap<string, KubeObject> | undefined, prev: ReadonlyMap<string, KubeObject> | undefined): boolean {
+  if (next === prev) return true;
+  if (!next || !prev || next.size !== prev.size) return false;
+  for (const [key, obj] of next) {
+    const before = prev.get(key);
+    if (before === obj) continue;
+    if (!before || graphStructureOf(before) !== graphStructureOf(obj)) return false;
+  }
+  return true;
+}
+
+/**
+ * A fresh selector per view instance, for one namespace (or AllNamespaces) and set of expanded owners. The graph
+ * is rebuilt only when an object it shows changed in structure (added, removed, re-owned, relabelled, a spec
+ * change such as a pod's binding), not on status updates: checking that is a walk of the changed resources'
+ * maps, rebuilding is ~10 map operations per object.
+ */
 export function makeSelectObjectGraph(namespace: string, expanded: ReadonlySet<string>): (s: AppState) => ObjectGraph {
   let lastMaps: (ReadonlyMap<string, KubeObject> | undefined)[] = [];
   let last: ObjectGraph | undefined;
   return (s) => {
     const maps = graphResourceKeys.map((k) => s.resources[k]?.objects);
     if (last && maps.every((m, i) => m === lastMaps[i])) return last;
+    const unchanged = last !== undefined && maps.every((m, i) => sameStructure(m, lastMaps[i]));
     lastMaps = maps;
+    if (unchanged) return last!;
     const next = buildObjectGraph(graphInputs(s.resources), namespace, { expanded });
     if (!last || last.signature !== next.signature) last = next;
     return last;

@@ -167,14 +167,17 @@ export function buildObjectGraph(inputs: readonly GraphInput[], namespace: strin
     nodes.push(node);
   }
 
-  const edgeIds = new Set<string>();
+  // Targets linked from each source: the pods of a group repeat the same few edges (owner → group, group →
+  // node), found here without building an id string for each.
+  const linked = new Map<string, Set<string>>();
   const edges: ObjectGraphEdge[] = [];
   const link = (source: string | undefined, target: string | undefined, kind: EdgeKind) => {
     if (!source || !target || source === target) return;
-    const id = `${source}->${target}`;
-    if (edgeIds.has(id)) return;
-    edgeIds.add(id);
-    edges.push({ id, source, target, kind });
+    let targets = linked.get(source);
+    if (!targets) linked.set(source, (targets = new Set()));
+    if (targets.has(target)) return;
+    targets.add(target);
+    edges.push({ id: `${source}->${target}`, source, target, kind });
   };
 
   const pods = shown.filter((i) => i.obj.kind === 'Pod');

@@ -1,6 +1,8 @@
 // The bottom timeline: the cluster's Events and the API requests, newest at the bottom.
-import { useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
+import type { RefObject } from 'react';
 import { formatSimTime } from '../../lib/sim-time';
+import type { EventRow } from '../../state/selectors';
 import { selectEventRows, selectRequests } from '../../state/selectors';
 import { appStore, useAppStore } from '../../state/store';
 import { findObject, type ObjectReference } from '../../state/find-object';
@@ -17,21 +19,67 @@ function inspectInvolved(ref: ObjectReference): void {
   else state.showNotice(`${ref.kind ?? 'object'}/${ref.name ?? ''} no longer exists.`);
 }
 
+/**
+ * Keeps the newest entries in view unless the user scrolled up to read older ones, without reading the layout
+ * from script: an IntersectionObserver on a marker under the table says whether the user is at the bottom, and
+ * a ResizeObserver on the table scrolls to the bottom when it grew (its callback runs once the browser has laid
+ * the page out, so scrollHeight costs nothing there). Reading scrollHeight after each render forced a layout of
+ * the whole page, the object graph included, on every batch.
+ */
+function useFollowNewest(body: RefObject<HTMLDivElement | null>, content: RefObject<HTMLDivElement | null>, bottom: RefObject<HTMLDivElement | null>, tab: Tab): void {
+  const following = useRef(true);
+  useEffect(() => {
+    const el = body.current;
+    const table = content.current;
+    const marker = bottom.current;
+    if (!el || !table || !marker || typeof ResizeObserver !== 'function' || typeof IntersectionObserver !== 'function') return;
+    const atBottom = new IntersectionObserver(([entry]) => (following.current = entry.isIntersecting), { root: el, rootMargin: '0px 0px 40px 0px' });
+    atBottom.observe(marker);
+    const grew = new ResizeObserver(() => {
+      if (following.current) el.scrollTop = el.scrollHeight;
+    });
+    grew.observe(table);
+    return () => {
+      atBottom.disconnect();
+      grew.disconnect();
+    };
+  }, [body, content, bottom]);
+  // Another tab shows its newest entries first.
+  useEffect(() => {
+    following.current = true;
+    const el = body.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [body, tab]);
+}
+
+/** One Event's row; memoised, so a new Event renders one row, not the 200 shown. */
+const EventRowView = memo(function EventRowView({ e }: { e: EventRow }) {
+  return (
+    <tr>
+      <td className="mono">{e.time.slice(11, 19)}</td>
+      <td>{e.type}</td>
+      <td>{e.reason}</td>
+      <td className="mono">
+        <button type="button" className="inspect-link" aria-label={`Inspect ${e.object}`} onClick={() => inspectInvolved(e.involved)}>
+          {e.object}
+        </button>
+      </td>
+      <td>
+        {e.message}
+        {e.count > 1 ? ` (x${e.count})` : ''}
+      </td>
+    </tr>
+  );
+});
+
 export function Timeline() {
   const [tab, setTab] = useState<Tab>(Tab.Events);
   const events = useAppStore(selectEventRows);
   const requests = useAppStore(selectRequests);
   const body = useRef<HTMLDivElement>(null);
-  const following = useRef(true);
-  // Follow the newest entries unless the user scrolled up to read older ones.
-  useLayoutEffect(() => {
-    const el = body.current;
-    if (el && following.current) el.scrollTop = el.scrollHeight;
-  }, [events, requests, tab]);
-  const onScroll = () => {
-    const el = body.current;
-    if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-  };
+  const content = useRef<HTMLDivElement>(null);
+  const bottom = useRef<HTMLDivElement>(null);
+  useFollowNewest(body, content, bottom, tab);
   return (
     <section className="timeline" aria-label="Timeline">
       <div role="tablist" aria-label="Timeline" className="tabs">
@@ -46,8 +94,9 @@ export function Timeline() {
         </button>
       </div>
       {tab === Tab.Console && <ConsolePanel />}
-      <div className="timeline-body" ref={body} onScroll={onScroll} hidden={tab === Tab.Console}>
-        {tab === Tab.Events ? (
+      <div className="timeline-body" ref={body} hidden={tab === Tab.Console}>
+        <div ref={content}>
+          {tab === Tab.Events ? (
           <table id="timeline-events" role="tabpanel" aria-labelledby="timeline-events-tab" className="compact">
             <thead>
               <tr>
@@ -60,20 +109,7 @@ export function Timeline() {
             </thead>
             <tbody>
               {events.slice(-200).map((e) => (
-                <tr key={e.id}>
-                  <td className="mono">{e.time.slice(11, 19)}</td>
-                  <td>{e.type}</td>
-                  <td>{e.reason}</td>
-                  <td className="mono">
-                    <button type="button" className="inspect-link" aria-label={`Inspect ${e.object}`} onClick={() => inspectInvolved(e.involved)}>
-                      {e.object}
-                    </button>
-                  </td>
-                  <td>
-                    {e.message}
-                    {e.count > 1 ? ` (x${e.count})` : ''}
-                  </td>
-                </tr>
+                <EventRowView key={e.id} e={e} />
               ))}
             </tbody>
           </table>
@@ -104,7 +140,9 @@ export function Timeline() {
               ))}
             </tbody>
           </table>
-        )}
+          )}
+        </div>
+        <div ref={bottom} className="timeline-bottom" aria-hidden="true" />
       </div>
     </section>
   );

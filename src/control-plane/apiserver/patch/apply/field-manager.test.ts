@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { isStatusError } from '../../../../shared/api/status';
 import type { KubeObject } from '../../../../shared/api/types';
 import { builtinSchemaHints } from '../list-types';
 import { FieldManager, type FieldManagerContext } from './field-manager';
 import { FieldSet, pathString } from './field-set';
+import { deepFreeze } from '../json-value';
 
 const ctx: FieldManagerContext = { apiVersion: 'apps/v1', time: '2026-01-01T00:00:00Z', hasStatusSubresource: true };
 const fm = new FieldManager(builtinSchemaHints('Deployment'));
@@ -131,5 +133,89 @@ describe('managedView', () => {
     expect(kubectl.fieldsV1).toEqual(docBefore);
     const other = updated.metadata.managedFields!.find((e) => e.manager === 'other')!;
     expect(other.fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:tier': {} } } });
+  });
+});
+
+describe('FieldManager.update without copying its input', () => {
+  const podFm = new FieldManager(builtinSchemaHints('Pod'));
+  const podCtx: FieldManagerContext = { apiVersion: 'v1', time: '2026-01-01T00:00:00Z', hasStatusSubresource: true };
+
+  /** A random pod-ish object whose members may be undefined (a copy drops them). */
+  const maybe = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(a, { nil: undefined });
+  const container = fc.record({ name: maybe(fc.constantFrom('a', 'b')), image: maybe(fc.constantFrom('x', 'y')), ports: maybe(fc.array(fc.record({ containerPort: maybe(fc.constantFrom(80, 81)), protocol: maybe(fc.constant('TCP')) }), { maxLength: 2 })) });
+  const pod = fc.record({
+    apiVersion: fc.constant('v1'),
+    kind: fc.constant('Pod'),
+    metadata: fc.record({ name: fc.constant('p'), labels: maybe(fc.dictionary(fc.constantFrom('app', 'tier'), maybe(fc.constantFrom('web', 'db')))), annotations: maybe(fc.constant({ note: undefined })) }),
+    spec: maybe(fc.record({ nodeName: maybe(fc.constantFrom('n1', 'n2')), containers: maybe(fc.array(container, { maxLength: 2 })), nodeSelector: maybe(fc.constant({ disk: undefined })) })),
+    status: maybe(fc.record({ phase: maybe(fc.constantFrom('Pending', 'Running')), conditions: maybe(fc.array(fc.record({ type: maybe(fc.constantFrom('Ready', 'Initialized')), status: maybe(fc.constantFrom('True', 'False')) }), { maxLength: 2 })), hostIP: maybe(fc.constant('10.0.0.1')) })),
+  });
+
+  it('records the same managedFields for an object with undefined members as for its JSON copy', () => {
+    fc.assert(
+      fc.property(pod, pod, fc.constantFrom(undefined, 'status'), (a, b, subresource) => {
+        const ctx = { ...podCtx, subresource };
+        const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+        const live = podFm.update(undefined, copy(a) as unknown as KubeObject, 'creator', podCtx);
+        const viaCopy = podFm.update(copy(live), copy(b) as unknown as KubeObject, 'writer', ctx);
+        const direct = podFm.update(copy(live), { ...(b as unknown as KubeObject) }, 'writer', ctx);
+        expect(JSON.stringify(direct.metadata.managedFields)).toBe(JSON.stringify(viaCopy.metadata.managedFields));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('re-encodes a manager whose fields a write takes and keeps the document of one it leaves alone', () => {
+    const created = podFm.update(undefined, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { app: 'web' } }, spec: { nodeName: 'n1' } }, 'creator', podCtx);
+    const labelled = podFm.update(JSON.parse(JSON.stringify(created)), { ...JSON.parse(JSON.stringify(created)), metadata: { ...created.metadata, labels: { app: 'web', tier: 'x' } } }, 'labeller', podCtx);
+    const live = JSON.parse(JSON.stringify(labelled)) as KubeObject;
+    const next = JSON.parse(JSON.stringify(labelled)) as KubeObject;
+    next.metadata.labels = { app: 'db', tier: 'x' };
+    const out = podFm.update(live, next, 'relabeller', { ...podCtx, time: '2026-01-01T00:05:00Z' });
+    const byManager = Object.fromEntries(out.metadata.managedFields!.map((e) => [e.manager, e]));
+    // The creator keeps the labels map itself (a member) but loses labels.app to the relabeller.
+    expect(byManager.creator.fieldsV1).toEqual({ 'f:metadata': { 'f:labels': {} }, 'f:spec': { 'f:nodeName': {} } });
+    expect(byManager.labeller.fieldsV1).toBe(live.metadata.managedFields!.find((e) => e.manager === 'labeller')!.fieldsV1);
+    expect(byManager.relabeller).toMatchObject({ time: '2026-01-01T00:05:00Z', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:app': {} } } } });
+  });
+
+  it('shares one frozen document, and one entry when written at the same time, between equal creates', () => {
+    const fm = new FieldManager(builtinSchemaHints('Pod'));
+    const pod = (name: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'nginx' }] },
+    });
+    const a = fm.update(undefined, pod('a'), 'rs-controller', podCtx).metadata.managedFields![0];
+    const other = fm.update(undefined, { ...pod('c'), spec: { nodeName: 'n1' } }, 'rs-controller', podCtx).metadata.managedFields![0];
+    const b = fm.update(undefined, pod('b'), 'rs-controller', podCtx).metadata.managedFields![0];
+    const later = fm.update(undefined, pod('d'), 'rs-controller', { ...podCtx, time: '2026-01-01T00:05:00Z' }).metadata.managedFields![0];
+    expect(b).toBe(a);
+    expect(other.fieldsV1).not.toBe(a.fieldsV1);
+    expect(later).not.toBe(a);
+    expect(later.fieldsV1).toBe(a.fieldsV1);
+    expect(later.time).toBe('2026-01-01T00:05:00Z');
+    expect(Object.isFrozen(a) && Object.isFrozen(a.fieldsV1)).toBe(true);
+    expect(JSON.stringify(a.fieldsV1)).toBe(
+      JSON.stringify({ 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } }),
+    );
+  });
+
+  it('keeps the stored entry of a manager a write leaves alone, so the new version shares it', () => {
+    const fm = new FieldManager(builtinSchemaHints('Pod'));
+    const created = fm.update(undefined, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { app: 'web' } }, spec: { nodeName: 'n1' } }, 'creator', podCtx);
+    const live = deepFreeze(JSON.parse(JSON.stringify(created)) as KubeObject);
+    const next = JSON.parse(JSON.stringify(created)) as KubeObject;
+    next.metadata.annotations = { note: 'x' };
+    const out = fm.update(live, next, 'annotator', { ...podCtx, time: '2026-01-01T00:05:00Z' });
+    const entries = out.metadata.managedFields!;
+    expect(entries.map((e) => e.manager)).toEqual(['creator', 'annotator']);
+    expect(entries[0]).toBe(live.metadata.managedFields![0]);
+    // An entry that is not frozen (not a stored object's) is encoded afresh, to the same text.
+    const unfrozen = fm.update(JSON.parse(JSON.stringify(created)) as KubeObject, JSON.parse(JSON.stringify(next)) as KubeObject, 'annotator', podCtx);
+    const creator = unfrozen.metadata.managedFields!.find((e) => e.manager === 'creator')!;
+    expect(creator).not.toBe(created.metadata.managedFields![0]);
+    expect(JSON.stringify(creator)).toBe(JSON.stringify(live.metadata.managedFields![0]));
   });
 });

@@ -7,9 +7,10 @@
 import { StatusReason, StatusError, type Status, type StatusCause } from '../../../../shared/api/status';
 import type { KubeObject } from '../../../../shared/api/types';
 import type { SchemaHints } from '../list-types';
-import { containsUndefined, deepCopy, deepEqual, isJsonObject, setOwn } from '../json-value';
-import { FieldSet, isCanonicalFieldsV1, pathString, type FieldPathElements } from './field-set';
-import { compareValues, mergeValues, removePath, toFieldSet } from './typed-value';
+import { containsUndefined, deepCopy, deepEqual, hasOwn, isJsonObject, setOwn } from '../json-value';
+import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Intersects, isCanonicalFieldsV1, pathString, type FieldPathElements } from './field-set';
+import { addedFieldsV1, compareValues, matchesAddedFieldsV1, comparisonEmpty, mergeValues, removePath, toFieldSet } from './typed-value';
+import { ManagedFieldsInterner } from './managed-fields-intern';
 
 export const ManagedFieldsOperation = { Apply: 'Apply', Update: 'Update' } as const;
 export type ManagedFieldsOperation = (typeof ManagedFieldsOperation)[keyof typeof ManagedFieldsOperation];
@@ -33,6 +34,26 @@ interface ManagerState {
   set: FieldSet;
   /** The fieldsV1 document set was read from, while set is unchanged and the document is canonical. */
   fieldsV1?: Record<string, unknown>;
+  /**
+   * The stored entry fieldsV1 came from, when it is exactly what encoding this manager would give with that
+   * document and its time then: kept as it is, so the new version shares it with the previous one.
+   */
+  entry?: ManagedFieldsEntry;
+}
+
+/**
+ * A manager as an update first sees it: its document not yet decoded. Most writes touch few fields, so most
+ * managers keep their document as it is, and only the ones a write takes fields from are decoded.
+ */
+interface PendingManager {
+  manager: string;
+  operation: ManagedFieldsOperation;
+  apiVersion: string;
+  subresource?: string;
+  time?: string;
+  doc: unknown;
+  /** The entry read. */
+  source: Record<string, unknown>;
 }
 
 export interface FieldManagerContext {
@@ -46,54 +67,93 @@ export interface FieldManagerContext {
   hasStatusSubresource: boolean;
 }
 
-/** BuildManagerIdentifier: appliers are one manager across versions; updaters are per apiVersion. */
+/**
+ * BuildManagerIdentifier: appliers are one manager across versions; updaters are per apiVersion. Each part
+ * but the last is length-prefixed, so distinct managers never share a key.
+ */
 function managerId(m: { manager: string; operation: string; apiVersion: string; subresource?: string }): string {
-  return JSON.stringify({
-    manager: m.manager,
-    operation: m.operation,
-    apiVersion: m.operation === ManagedFieldsOperation.Apply ? undefined : m.apiVersion,
-    subresource: m.subresource || undefined,
-  });
+  const apiVersion = m.operation === ManagedFieldsOperation.Apply ? '' : m.apiVersion;
+  const subresource = m.subresource || '';
+  return `${m.operation}|${apiVersion.length}|${apiVersion}|${subresource.length}|${subresource}|${m.manager}`;
+}
+
+/** decodeManagedFields' reading of one entry, its fieldsV1 left as it is. */
+function pendingManager(e: unknown): PendingManager | undefined {
+  if (!isJsonObject(e)) return undefined;
+  const operation = e.operation === 'Apply' ? 'Apply' : e.operation === 'Update' ? 'Update' : undefined;
+  if (!operation || typeof e.manager !== 'string' || typeof e.apiVersion !== 'string') return undefined;
+  return {
+    manager: e.manager,
+    operation,
+    apiVersion: e.apiVersion,
+    subresource: typeof e.subresource === 'string' && e.subresource ? e.subresource : undefined,
+    time: typeof e.time === 'string' ? e.time : undefined,
+    doc: e.fieldsV1,
+    source: e,
+  };
+}
+
+/** The manager of a pending entry, its set decoded; the document kept when it is what encoding would give. */
+function decodedManager(p: PendingManager): ManagerState {
+  return {
+    manager: p.manager,
+    operation: p.operation,
+    apiVersion: p.apiVersion,
+    subresource: p.subresource,
+    time: p.time,
+    set: FieldSet.fromFieldsV1(p.doc),
+    fieldsV1: canonicalDoc(p.doc),
+  };
+}
+
+/**
+ * Documents already checked canonical. Stored objects are frozen, so a document reached again through the
+ * same object (or a shared subtree of a later version) need not be walked again.
+ */
+const canonicalDocs = new WeakSet<object>();
+
+function canonicalDoc(doc: unknown): Record<string, unknown> | undefined {
+  if (!isJsonObject(doc)) return undefined;
+  if (canonicalDocs.has(doc)) return doc;
+  if (!isCanonicalFieldsV1(doc)) return undefined;
+  if (Object.isFrozen(doc)) canonicalDocs.add(doc);
+  return doc;
 }
 
 export function decodeManagedFields(entries: unknown): Map<string, ManagerState> {
   const out = new Map<string, ManagerState>();
   if (!Array.isArray(entries)) return out;
   for (const e of entries) {
-    if (!isJsonObject(e)) continue;
-    const operation = e.operation === 'Apply' ? 'Apply' : e.operation === 'Update' ? 'Update' : undefined;
-    if (!operation || typeof e.manager !== 'string' || typeof e.apiVersion !== 'string') continue;
-    const state: ManagerState = {
-      manager: e.manager,
-      operation,
-      apiVersion: e.apiVersion,
-      subresource: typeof e.subresource === 'string' && e.subresource ? e.subresource : undefined,
-      time: typeof e.time === 'string' ? e.time : undefined,
-      set: FieldSet.fromFieldsV1(e.fieldsV1),
-      fieldsV1: isCanonicalFieldsV1(e.fieldsV1) ? (e.fieldsV1 as Record<string, unknown>) : undefined,
-    };
-    out.set(managerId(state), state);
+    const p = pendingManager(e);
+    if (p) out.set(managerId(p), decodedManager(p));
   }
   return out;
 }
 
 /** Encodes managers in the order the API server sorts them: operation, time, manager, apiVersion, subresource. */
-export function encodeManagedFields(managers: Map<string, ManagerState>): ManagedFieldsEntry[] {
+export function encodeManagedFields(managers: Map<string, ManagerState>, interner?: ManagedFieldsInterner): ManagedFieldsEntry[] {
   const entries: ManagedFieldsEntry[] = [];
-  for (const m of managers.values()) {
-    if (m.set.empty()) continue;
+  for (const [id, m] of managers) {
+    if (m.fieldsV1 !== undefined ? fieldsV1Empty(m.fieldsV1) : m.set.empty()) continue;
+    // A manager the write left as it was keeps its stored entry.
+    if (m.entry !== undefined && m.entry.fieldsV1 === m.fieldsV1 && m.entry.time === m.time) {
+      entries.push(m.entry);
+      continue;
+    }
+    // An unchanged set keeps its document: re-encoding it would give the same keys in the same order. A new
+    // document is shared with the equal one this manager wrote last, when there is one.
+    const fieldsV1 = m.fieldsV1 ?? (interner ? internedDocument(interner, id, m.set.toFieldsV1()) : m.set.toFieldsV1());
     const e: ManagedFieldsEntry = {
       manager: m.manager,
       operation: m.operation,
       apiVersion: m.apiVersion,
       time: m.time,
       fieldsType: 'FieldsV1',
-      // An unchanged set keeps its document: re-encoding it would give the same keys in the same order.
-      fieldsV1: m.fieldsV1 ?? m.set.toFieldsV1(),
+      fieldsV1,
     };
     if (m.time === undefined) delete e.time;
     if (m.subresource) e.subresource = m.subresource;
-    entries.push(e);
+    entries.push(interner && Object.isFrozen(fieldsV1) ? interner.entry(id, e) : e);
   }
   const seconds = (t?: string): number => (t ? Date.parse(t) / 1000 : 0);
   return entries.sort(
@@ -104,6 +164,13 @@ export function encodeManagedFields(managers: Map<string, ManagerState>): Manage
       cmp(p.apiVersion, q.apiVersion) ||
       cmp(p.subresource ?? '', q.subresource ?? ''),
   );
+}
+
+/** The shared, frozen copy of a freshly encoded document; canonical by construction, so known as such. */
+function internedDocument(interner: ManagedFieldsInterner, id: string, doc: Record<string, unknown>): Record<string, unknown> {
+  const out = interner.document(id, doc);
+  canonicalDocs.add(out);
+  return out;
 }
 
 function cmp(a: string, b: string): number {
@@ -159,6 +226,9 @@ function managedViewOfCopy(out: Record<string, unknown>, ctx: FieldManagerContex
 }
 
 export class FieldManager {
+  /** Shares equal documents and entries between the objects of this resource (they are frozen once stored). */
+  private readonly interner = new ManagedFieldsInterner();
+
   constructor(private readonly hints: SchemaHints) {}
 
   /**
@@ -166,29 +236,64 @@ export class FieldManager {
    * it removed leave every manager's set. Returns next with metadata.managedFields set.
    */
   update(live: KubeObject | undefined, next: KubeObject, manager: string, ctx: FieldManagerContext): KubeObject {
-    const managers = this.managersFor(live, next);
-    const comparison = compareValues(managedView(live, ctx), managedView(next, ctx), this.hints);
-    const changed = comparison.modified.union(comparison.added);
+    const pending = this.pendingManagersFor(live, next);
+    if (!live && pending.size === 0) return this.create(next, manager, ctx);
+    const comparison = compareValues(updateView(live, ctx), updateView(next, ctx), this.hints);
+    const { added, modified, removed } = comparison;
+    const changed = modified.empty() ? added : added.empty() ? modified : modified.union(added);
+    const anyRemoved = !removed.empty();
     const id = managerId({ manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource });
-    // Most writes touch few fields: a manager whose set they miss keeps its set (and its encoded document).
-    for (const [key, m] of managers) {
-      if (key === id || !(m.set.intersects(changed) || m.set.intersects(comparison.removed))) continue;
-      m.set = m.set.difference(changed).difference(comparison.removed);
-      m.fieldsV1 = undefined;
+    const managers = new Map<string, ManagerState>();
+    // Most writes touch few fields: a manager whose set they miss keeps its set (and its encoded document),
+    // found by looking the changed fields up in its document rather than decoding it.
+    let mine: PendingManager | undefined;
+    for (const [key, p] of pending) {
+      if (key === id) {
+        mine = p;
+        continue;
+      }
+      const touched = fieldsV1Intersects(p.doc, changed) || (anyRemoved && fieldsV1Intersects(p.doc, removed));
+      if (!touched) {
+        managers.set(key, decodedOrKept(p));
+        continue;
+      }
+      const set = FieldSet.fromFieldsV1(p.doc).difference(changed).difference(removed);
+      managers.set(key, { manager: p.manager, operation: p.operation, apiVersion: p.apiVersion, subresource: p.subresource, time: p.time, set });
     }
-    const mine = managers.get(id);
-    const unchanged = mine !== undefined && !mine.set.intersects(comparison.removed) && mine.set.containsAll(changed);
-    const set = unchanged ? mine.set : (mine?.set ?? new FieldSet()).difference(comparison.removed).union(changed);
-    managers.set(id, {
-      manager,
-      operation: 'Update',
-      apiVersion: ctx.apiVersion,
-      subresource: ctx.subresource,
-      time: set.empty() ? mine?.time : ctx.time,
-      set,
-      fieldsV1: unchanged ? mine.fieldsV1 : undefined,
-    });
-    return this.finish(live, next, managers);
+    const unchanged = mine !== undefined && !(anyRemoved && fieldsV1Intersects(mine.doc, removed)) && fieldsV1ContainsAll(mine.doc, changed);
+    let set: FieldSet;
+    let fieldsV1: Record<string, unknown> | undefined;
+    let empty: boolean;
+    if (unchanged) {
+      // Its set stays as it is, and so does its document when that is canonical.
+      const kept = decodedOrKept(mine!);
+      ({ set, fieldsV1 } = kept);
+      empty = fieldsV1 !== undefined ? fieldsV1Empty(fieldsV1) : set.empty();
+    } else {
+      set = mine ? FieldSet.fromFieldsV1(mine.doc).difference(removed).union(changed) : changed;
+      empty = set.empty();
+    }
+    managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: empty ? mine?.time : ctx.time, set, fieldsV1 });
+    return this.finish(live, next, managers, comparisonEmpty(comparison));
+  }
+
+  /**
+   * update() of a new object no manager owns anything of: its manager owns every field, as compareValues
+   * against nothing would find them, encoded straight from the object.
+   */
+  private create(next: KubeObject, manager: string, ctx: FieldManagerContext): KubeObject {
+    const id = managerId({ manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource });
+    const managers = new Map<string, ManagerState>();
+    const view = updateView(next, ctx);
+    // Most creates of a manager have a recent twin (pods of one template, events of one kind): matching the
+    // object against its documents builds nothing.
+    const doc = this.interner.find(id, (d) => matchesAddedFieldsV1(view, this.hints, d)) ?? addedFieldsV1(view, this.hints);
+    if (!fieldsV1Empty(doc)) {
+      const fieldsV1 = this.interner.document(id, doc);
+      canonicalDocs.add(fieldsV1);
+      managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: ctx.time, set: lazySet, fieldsV1 });
+    }
+    return this.finish(undefined, next, managers, false);
   }
 
   /**
@@ -238,27 +343,39 @@ export class FieldManager {
       if (key === id) continue;
       m.set = m.set.difference(changed).difference(comparison.removed);
       m.fieldsV1 = undefined;
+      m.entry = undefined;
     }
     return this.finish(live, merged, managers);
   }
 
   /** The managers a write starts from: the live object's, unless the request set managedFields itself. */
   private managersFor(live: KubeObject | undefined, next: KubeObject): Map<string, ManagerState> {
-    const sent = next.metadata?.managedFields;
-    const current = live?.metadata?.managedFields;
-    if (sent === undefined || deepEqual(sent, current)) return decodeManagedFields(current);
-    return decodeManagedFields(sent);
+    return decodeManagedFields(managedFieldsSource(live, next));
   }
 
-  private finish(live: KubeObject | undefined, next: KubeObject, managers: Map<string, ManagerState>): KubeObject {
+  /** managersFor, each manager's document not yet decoded. */
+  private pendingManagersFor(live: KubeObject | undefined, next: KubeObject): Map<string, PendingManager> {
+    const out = new Map<string, PendingManager>();
+    const entries = managedFieldsSource(live, next);
+    if (!Array.isArray(entries)) return out;
+    for (const e of entries) {
+      const p = pendingManager(e);
+      if (p) out.set(managerId(p), p);
+    }
+    return out;
+  }
+
+  /** mayBeNoop: false when the write is known to change the object (then its timestamps are new). */
+  private finish(live: KubeObject | undefined, next: KubeObject, managers: Map<string, ManagerState>, mayBeNoop = true): KubeObject {
     const out = next;
     out.metadata ??= {};
-    const encoded = encodeManagedFields(managers);
+    const encoded = encodeManagedFields(managers, this.interner);
     const previous = live?.metadata?.managedFields;
     // IgnoreManagedFieldsTimestampsTransformer: a write that changes nothing keeps the old timestamps, so an
     // identical apply or update is a no-op in storage too.
-    if (live && previous && sameIgnoringTimes(encoded, previous) && sameIgnoringManagedFields(live, out)) {
-      out.metadata.managedFields = deepCopy(previous);
+    if (mayBeNoop && live && previous && sameIgnoringTimes(encoded, previous) && sameIgnoringManagedFields(live, out)) {
+      // A stored (frozen) list is shared as it is: the new version then shares it with the previous one.
+      out.metadata.managedFields = Object.isFrozen(previous) ? previous : deepCopy(previous);
     } else if (encoded.length > 0) {
       out.metadata.managedFields = encoded as NonNullable<KubeObject['metadata']['managedFields']>;
     } else {
@@ -266,6 +383,128 @@ export class FieldManager {
     }
     return out;
   }
+}
+
+/** The entries a write starts from: the live object's, unless the request set managedFields itself. */
+function managedFieldsSource(live: KubeObject | undefined, next: KubeObject): unknown {
+  const sent = next.metadata?.managedFields;
+  const current = live?.metadata?.managedFields;
+  if (sent === undefined || sent === current || jsonEqual(sent, current)) return current;
+  return sent;
+}
+
+/**
+ * A pending manager the write leaves alone, as a ManagerState: a canonical document is kept as it is, its set
+ * never decoded; any other document is decoded now, to be encoded afresh.
+ */
+function decodedOrKept(p: PendingManager): ManagerState {
+  const doc = canonicalDoc(p.doc);
+  if (doc === undefined) return decodedManager(p);
+  return {
+    manager: p.manager,
+    operation: p.operation,
+    apiVersion: p.apiVersion,
+    subresource: p.subresource,
+    time: p.time,
+    set: lazySet,
+    fieldsV1: doc,
+    entry: keptEntry(p),
+  };
+}
+
+/**
+ * The entry p was read from, when it is frozen (a stored object's) and exactly what encodeManagedFields builds
+ * for it: the same members in the same order, nothing else.
+ */
+function keptEntry(p: PendingManager): ManagedFieldsEntry | undefined {
+  const e = p.source;
+  if (!Object.isFrozen(e) || e.fieldsType !== 'FieldsV1') return undefined;
+  let i = 0;
+  for (const key in e) {
+    if (!hasOwn(e, key)) return undefined;
+    const expected = entryKeyAt(i++, p);
+    if (key !== expected) return undefined;
+  }
+  return entryKeyAt(i, p) === undefined ? (e as unknown as ManagedFieldsEntry) : undefined;
+}
+
+/** The i-th key of an encoded entry: manager, operation, apiVersion, time (if any), fieldsType, fieldsV1, subresource (if any). */
+function entryKeyAt(i: number, p: PendingManager): string | undefined {
+  if (p.time === undefined && i >= 3) i++;
+  switch (i) {
+    case 0:
+      return 'manager';
+    case 1:
+      return 'operation';
+    case 2:
+      return 'apiVersion';
+    case 3:
+      return 'time';
+    case 4:
+      return 'fieldsType';
+    case 5:
+      return 'fieldsV1';
+    case 6:
+      return p.subresource ? 'subresource' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The set of a kept manager, never decoded: while fieldsV1 is set, fieldsV1 is the truth (encodeManagedFields
+ * reads its emptiness from the document). Nothing may add to it.
+ */
+const lazySet = new FieldSet();
+
+/**
+ * The managed view update() compares. It is managedView without its copy for undefined members: the
+ * comparison reads an undefined member as absent and an object of undefined members as {}, as a copy would.
+ */
+function updateView(obj: Record<string, unknown> | undefined, ctx: FieldManagerContext): Record<string, unknown> {
+  if (!obj) return {};
+  if (ctx.subresource === 'status') return obj.status === undefined ? {} : { status: obj.status };
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(obj)) {
+    if (key === 'apiVersion' || key === 'kind' || (key === 'status' && ctx.hasStatusSubresource)) continue;
+    const value = obj[key];
+    if (key === 'metadata' && isJsonObject(value)) {
+      const metadata: Record<string, unknown> = {};
+      let fields = 0;
+      for (const f of Object.keys(value)) {
+        if (strippedMetadata.includes(f)) continue;
+        const v = value[f];
+        setOwn(metadata, f, v);
+        if (v !== undefined) fields++;
+      }
+      if (fields > 0) out.metadata = metadata;
+      continue;
+    }
+    setOwn(out, key, value);
+  }
+  return out;
+}
+
+/** deepEqual without its per-object key arrays (the managedFields of a request are compared on every update). */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in ao) {
+    if (!hasOwn(ao, k) || ao[k] === undefined) continue;
+    n++;
+    if (!hasOwn(bo, k) || !jsonEqual(ao[k], bo[k])) return false;
+  }
+  for (const k in bo) if (hasOwn(bo, k) && bo[k] !== undefined) n--;
+  return n === 0;
 }
 
 function sameIgnoringTimes(a: ManagedFieldsEntry[], b: unknown): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FieldSet, isCanonicalFieldsV1 } from './field-set';
+import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Intersects, isCanonicalFieldsV1 } from './field-set';
 
 describe('isCanonicalFieldsV1', () => {
   it('accepts exactly what toFieldsV1 emits, so an unchanged set may keep its document', () => {
@@ -93,5 +93,42 @@ describe('toFieldsV1', () => {
         expect(JSON.stringify(set.toFieldsV1())).toBe(JSON.stringify(reference(set, false)));
       }),
     );
+  });
+});
+
+describe('fieldsV1Intersects / fieldsV1ContainsAll / fieldsV1Empty', () => {
+  // Documents of every shape fromFieldsV1 reads, canonical or not: "." marks anywhere, non-object values.
+  const element = fc.constantFrom('f:a', 'f:b', 'k:{"name":"x"}', 'i:2');
+  const doc: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.constant({}),
+      fc.constantFrom(1, null, 'x', []),
+      fc.dictionary(fc.oneof(element, fc.constant('.')), tie('node'), { maxKeys: 3 }),
+    ),
+  })).node;
+  const set = fc.array(fc.array(element, { minLength: 1, maxLength: 3 }), { maxLength: 5 }).map((paths) => FieldSet.of(paths));
+
+  it('answer what the decoded set answers, without decoding the document', () => {
+    fc.assert(
+      fc.property(doc, set, (d, s) => {
+        const decoded = FieldSet.fromFieldsV1(d);
+        expect(fieldsV1Intersects(d, s)).toBe(decoded.intersects(s));
+        expect(fieldsV1ContainsAll(d, s)).toBe(decoded.containsAll(s));
+        expect(fieldsV1Empty(d)).toBe(decoded.empty());
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('read a member only where the document marks one', () => {
+    const d = { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } }, 'f:spec': { 'f:replicas': {} } };
+    expect(fieldsV1Intersects(d, FieldSet.of([['f:metadata', 'f:labels']]))).toBe(true);
+    expect(fieldsV1Intersects(d, FieldSet.of([['f:metadata']]))).toBe(false);
+    expect(fieldsV1Intersects(d, FieldSet.of([['f:spec', 'f:paused']]))).toBe(false);
+    expect(fieldsV1ContainsAll(d, FieldSet.of([['f:spec', 'f:replicas'], ['f:metadata', 'f:labels', 'f:app']]))).toBe(true);
+    expect(fieldsV1ContainsAll(d, FieldSet.of([['f:spec']]))).toBe(false);
+    expect(fieldsV1Empty({ '.': {} })).toBe(true);
+    expect(fieldsV1Empty(d)).toBe(false);
   });
 });

@@ -2,10 +2,16 @@
 // "members" (paths that end here) and "children" (paths that go deeper). Path elements use the serialised
 // form of managedFields: `f:<field>`, `k:{"name":"web"}` (a list item by key), `v:"x"` (a set item) and
 // `i:3` (an index). toFieldsV1/fromFieldsV1 convert to and from metadata.managedFields[].fieldsV1.
-import { getOwn, isJsonObject, setOwn } from '../json-value';
+import { getOwn, hasOwn, isJsonObject, setOwn } from '../json-value';
 
 export type PathElement = string;
 export type FieldPathElements = readonly PathElement[];
+
+/**
+ * The document of a leaf (and of "."): one frozen {} shared by every document, since documents are only read
+ * once built and `{}` is what it encodes either way.
+ */
+export const emptyFieldsV1: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 export class FieldSet {
   readonly members = new Set<PathElement>();
@@ -151,6 +157,52 @@ export class FieldSet {
 }
 
 /**
+ * Whether the set fromFieldsV1(doc) reads has a path in common with set, found by walking set (usually the
+ * few fields one write changed) through doc, so a manager's document need not be decoded to learn that a
+ * write leaves it alone.
+ */
+export function fieldsV1Intersects(doc: unknown, set: FieldSet): boolean {
+  if (!isJsonObject(doc)) return false;
+  for (const m of set.members) {
+    if (m === '.' || !hasOwn(doc, m)) continue;
+    if (docMember(doc[m])) return true;
+  }
+  for (const [pe, c] of set.children) {
+    if (pe === '.' || !hasOwn(doc, pe)) continue;
+    if (fieldsV1Intersects(doc[pe], c)) return true;
+  }
+  return false;
+}
+
+/** Whether every path of set is in the set fromFieldsV1(doc) reads. */
+export function fieldsV1ContainsAll(doc: unknown, set: FieldSet): boolean {
+  const d = isJsonObject(doc) ? doc : {};
+  for (const m of set.members) {
+    if (m === '.' || !hasOwn(d, m) || !docMember(d[m])) return false;
+  }
+  for (const [pe, c] of set.children) {
+    if (c.empty()) continue;
+    if (pe === '.' || !hasOwn(d, pe) || !fieldsV1ContainsAll(d[pe], c)) return false;
+  }
+  return true;
+}
+
+/** Whether fromFieldsV1(doc) reads an empty set: it holds a path for every key but ".". */
+export function fieldsV1Empty(doc: unknown): boolean {
+  if (!isJsonObject(doc)) return true;
+  for (const key in doc) if (hasOwn(doc, key) && key !== '.') return false;
+  return true;
+}
+
+/** read's test for a path ending at an element: its document is {} (or not an object), or holds ".". */
+function docMember(sub: unknown): boolean {
+  if (!isJsonObject(sub)) return true;
+  if (hasOwn(sub, '.')) return true;
+  for (const key in sub) if (hasOwn(sub, key)) return false;
+  return true;
+}
+
+/**
  * Whether doc is exactly what toFieldsV1 would emit for the set fromFieldsV1 reads from it (same members,
  * same key order, "." only where emit puts it), so it can stand in for a re-encoding of an unchanged set.
  */
@@ -192,9 +244,9 @@ function emitInto(node: FieldSet, out: Record<string, unknown>): boolean {
   if (keys.length > 1) keys.sort(compareElements);
   for (const pe of keys) {
     const child = node.children.get(pe);
-    let sub: Record<string, unknown> = {};
+    let sub: Record<string, unknown> = emptyFieldsV1;
     if (child) {
-      const doc: Record<string, unknown> = node.members.has(pe) ? { '.': {} } : {};
+      const doc: Record<string, unknown> = node.members.has(pe) ? { '.': emptyFieldsV1 } : {};
       if (emitInto(child, doc)) {
         sub = doc;
         nonEmpty = true;
@@ -227,7 +279,7 @@ function sortElements(pes: Set<PathElement>): PathElement[] {
   return [...pes].sort(compareElements);
 }
 
-function compareElements(a: PathElement, b: PathElement): number {
+export function compareElements(a: PathElement, b: PathElement): number {
   const ra = typeRank[a[0]] ?? 4;
   const rb = typeRank[b[0]] ?? 4;
   if (ra !== rb) return ra - rb;

@@ -6,7 +6,7 @@
 //   removePath: drops one field, list item or set item.
 import type { SchemaHints } from '../list-types';
 import { deepCopy, deepEqual, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject } from '../json-value';
-import { FieldSet, type PathElement } from './field-set';
+import { FieldSet, compareElements, emptyFieldsV1, type PathElement } from './field-set';
 
 /**
  * Map-typed fields (map[string]T rather than structs): a map that appears or disappears is itself a member
@@ -41,17 +41,38 @@ export function fieldElement(name: string): PathElement {
 /** The `k:{...}` element of an associative-list item, keys sorted; undefined when it has none of them. */
 export function keyElement(item: unknown, keys: readonly string[]): PathElement | undefined {
   if (!isJsonObject(item)) return undefined;
-  const sorted = [...keys].sort();
-  const key: Record<string, unknown> = {};
+  // Built as JSON.stringify of the key object would print it, without building the object: every list
+  // item of every compared object gets one.
+  let out = 'k:{';
   let found = false;
-  for (const k of sorted) {
+  let first = true;
+  let prev: string | undefined;
+  for (const k of sortedKeys(keys)) {
+    if (k === prev) continue;
+    prev = k;
     let v = getOwn(item, k);
-    if (v === undefined && hasOwn(keyDefaults, k)) v = keyDefaults[k];
-    if (v === undefined) continue;
-    if (hasOwn(item, k)) found = true;
-    setOwn(key, k, v);
+    // A member set to undefined is absent, as in a copy of the item.
+    if (v !== undefined) found = true;
+    else if (hasOwn(keyDefaults, k)) v = keyDefaults[k];
+    const json = v === undefined ? undefined : JSON.stringify(v);
+    if (json === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${json}`;
+    first = false;
   }
-  return found ? `k:${JSON.stringify(key)}` : undefined;
+  return found ? `${out}}` : undefined;
+}
+
+/** List-map key names sorted, once per schema list (the hints hand out the same array each time). */
+const sortedKeyNames = new WeakMap<readonly string[], readonly string[]>();
+
+function sortedKeys(keys: readonly string[]): readonly string[] {
+  if (keys.length < 2) return keys;
+  let sorted = sortedKeyNames.get(keys);
+  if (!sorted) {
+    sorted = [...keys].sort();
+    sortedKeyNames.set(keys, sorted);
+  }
+  return sorted;
 }
 
 export function valueElement(v: unknown): PathElement {
@@ -113,6 +134,146 @@ function walkSet(v: unknown, names: string[], pes: PathElement[], hints: SchemaH
   if (pes.length > 0) out.insert(pes);
 }
 
+// ---------------------------------------------------------------- added fields of a new object
+
+/**
+ * The fieldsV1 document of compareValues(undefined, value).added (what a create's manager owns), built
+ * straight from the object: the same members and keys, in the order FieldSet.toFieldsV1 emits them, without
+ * building the set first. Leaves share emptyFieldsV1.
+ */
+export function addedFieldsV1(value: unknown, hints: SchemaHints): Record<string, unknown> {
+  if (value === undefined) return {};
+  const names: string[] = [];
+  const doc = isJsonObject(value) || Array.isArray(value) ? addedChildren(value, names, hints, false) : undefined;
+  return doc ?? {};
+}
+
+/**
+ * The document of an added value at names whose last path element is last: undefined when the set holds
+ * nothing at or below it (compareNode's added branch).
+ */
+function addedNode(v: unknown, names: string[], last: PathElement, hints: SchemaHints): Record<string, unknown> | undefined {
+  if (v === undefined) return undefined;
+  if (isLeaf(v, names, hints)) return emptyFieldsV1;
+  const name = names[names.length - 1];
+  const selfMember =
+    last.startsWith('k:') || last.startsWith('i:') || mapFields.has(name) || (Array.isArray(v) && !alwaysSerialisedLists.has(name));
+  const doc = addedChildren(v, names, hints, selfMember);
+  if (doc) return doc;
+  return selfMember ? emptyFieldsV1 : undefined;
+}
+
+/** The children of a composite added value, sorted as emitted, under "." when it is a member itself. */
+function addedChildren(v: unknown, names: string[], hints: SchemaHints, selfMember: boolean): Record<string, unknown> | undefined {
+  const pes: PathElement[] = [];
+  const subs: Record<string, unknown>[] = [];
+  if (isJsonObject(v)) {
+    for (const key of Object.keys(v)) {
+      const child = v[key];
+      if (child === undefined) continue;
+      names.push(key);
+      const pe = fieldElement(key);
+      const sub = addedNode(child, names, pe, hints);
+      names.pop();
+      if (sub === undefined) continue;
+      pes.push(pe);
+      subs.push(sub);
+    }
+  } else if (Array.isArray(v)) {
+    const items = listItems(v, names, hints) ?? [];
+    // As compareNode's descend: one element per distinct item element, the last item of that element read.
+    const byPe = new Map<PathElement, unknown>();
+    for (const { pe, value } of items) byPe.set(pe, value);
+    for (const [pe, value] of byPe) {
+      const sub = pe.startsWith('v:') ? emptyFieldsV1 : addedNode(value, names, pe, hints);
+      if (sub === undefined) continue;
+      pes.push(pe);
+      subs.push(sub);
+    }
+  }
+  if (pes.length === 0) return undefined;
+  const doc: Record<string, unknown> = selfMember ? { '.': emptyFieldsV1 } : {};
+  if (pes.length === 1) {
+    setOwn(doc, pes[0], subs[0]);
+    return doc;
+  }
+  const order = pes.map((_, i) => i);
+  order.sort((a, b) => compareElements(pes[a], pes[b]));
+  for (const i of order) setOwn(doc, pes[i], subs[i]);
+  return doc;
+}
+
+/** matchNode's answers: the value adds nothing, adds exactly the document given, or something else. */
+const Absent = 0;
+const Match = 1;
+const Mismatch = 2;
+type MatchResult = typeof Absent | typeof Match | typeof Mismatch;
+
+/**
+ * Whether addedFieldsV1(value, hints) would hold the same members as doc, a canonical document (as encoding
+ * emits: equal members then mean equal text). It walks value and doc together without building anything, so
+ * a create whose fields a recent document already describes costs no document at all.
+ */
+export function matchesAddedFieldsV1(value: unknown, hints: SchemaHints, doc: Record<string, unknown>): boolean {
+  if (value === undefined || !(isJsonObject(value) || Array.isArray(value))) return ownKeyCount(doc) === 0;
+  const r = matchChildren(value, [], hints, false, doc);
+  return r === Match || (r === Absent && ownKeyCount(doc) === 0);
+}
+
+function matchNode(v: unknown, names: string[], last: PathElement, hints: SchemaHints, d: unknown): MatchResult {
+  if (v === undefined) return d === undefined ? Absent : Mismatch;
+  if (isLeaf(v, names, hints)) return isEmptyDoc(d) ? Match : Mismatch;
+  const name = names[names.length - 1];
+  const selfMember =
+    last.startsWith('k:') || last.startsWith('i:') || mapFields.has(name) || (Array.isArray(v) && !alwaysSerialisedLists.has(name));
+  const r = matchChildren(v, names, hints, selfMember, d);
+  if (r !== Absent) return r;
+  if (selfMember) return isEmptyDoc(d) ? Match : Mismatch;
+  return d === undefined ? Absent : Mismatch;
+}
+
+/** Whether v's children, under "." when it is a member itself, are exactly d's members; Absent when it has none. */
+function matchChildren(v: unknown, names: string[], hints: SchemaHints, selfMember: boolean, d: unknown): MatchResult {
+  const doc = isJsonObject(d) ? d : undefined;
+  let matched = 0;
+  if (isJsonObject(v)) {
+    for (const key of Object.keys(v)) {
+      const child = v[key];
+      if (child === undefined) continue;
+      const pe = fieldElement(key);
+      names.push(key);
+      const r = matchNode(child, names, pe, hints, doc && getOwn(doc, pe));
+      names.pop();
+      if (r === Mismatch) return Mismatch;
+      if (r === Match) matched++;
+    }
+  } else if (Array.isArray(v)) {
+    const items = listItems(v, names, hints) ?? [];
+    const byPe = new Map<PathElement, unknown>();
+    for (const { pe, value } of items) byPe.set(pe, value);
+    for (const [pe, value] of byPe) {
+      const sub = doc && getOwn(doc, pe);
+      const r = pe.startsWith('v:') ? (isEmptyDoc(sub) ? Match : Mismatch) : matchNode(value, names, pe, hints, sub);
+      if (r === Mismatch) return Mismatch;
+      if (r === Match) matched++;
+    }
+  }
+  if (matched === 0) return Absent;
+  if (!doc) return Mismatch;
+  if (selfMember && !isEmptyDoc(getOwn(doc, '.'))) return Mismatch;
+  return ownKeyCount(doc) === matched + (selfMember ? 1 : 0) ? Match : Mismatch;
+}
+
+function isEmptyDoc(d: unknown): boolean {
+  return isJsonObject(d) && ownKeyCount(d) === 0;
+}
+
+function ownKeyCount(d: Record<string, unknown>): number {
+  let n = 0;
+  for (const key in d) if (hasOwn(d, key)) n++;
+  return n;
+}
+
 // ---------------------------------------------------------------- compare
 
 export interface Comparison {
@@ -123,12 +284,28 @@ export interface Comparison {
 
 export function compareValues(lhs: unknown, rhs: unknown, hints: SchemaHints): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  // names and pes are stacks shared by the whole walk (pushed on the way down, popped on the way up): the
+  // walk visits every field of both objects, and a fresh path array per field was most of its garbage.
   compareNode(lhs, rhs, [], [], hints, c);
   return c;
 }
 
+/**
+ * Whether the comparison found no difference at all. An update that changes nothing in the managed view
+ * cannot change the object either (the view is part of it), which lets the caller skip its no-op check.
+ */
+export function comparisonEmpty(c: Comparison): boolean {
+  return c.added.empty() && c.modified.empty() && c.removed.empty();
+}
+
+/** An object with no defined member reads as {} (what a copy of it holds: copies drop undefined members). */
+function hasDefinedMember(v: Record<string, unknown>): boolean {
+  for (const key in v) if (hasOwn(v, key) && v[key] !== undefined) return true;
+  return false;
+}
+
 function isLeaf(v: unknown, names: readonly string[], hints: SchemaHints): boolean {
-  if (isJsonObject(v)) return names.length > 0 && (Object.keys(v).length === 0 || hints.isAtomicMap(names));
+  if (isJsonObject(v)) return names.length > 0 && (!hasDefinedMember(v) || hints.isAtomicMap(names));
   if (Array.isArray(v)) return hints.listType(names).type === 'atomic';
   return true;
 }
@@ -142,6 +319,9 @@ function compareNode(
   c: Comparison,
 ): void {
   if (l === undefined && r === undefined) return;
+  // The same value on both sides has no differences. Stored objects are frozen and may share subtrees with
+  // the next version of the object; this skips those without walking them.
+  if (l === r) return;
   const root = pes.length === 0;
   const lComposite = l !== undefined && !isLeaf(l, names, hints);
   const rComposite = r !== undefined && !isLeaf(r, names, hints);
@@ -176,9 +356,15 @@ function descend(l: unknown, r: unknown, names: string[], pes: PathElement[], hi
   if (isJsonObject(l) || isJsonObject(r)) {
     const lm = isJsonObject(l) ? l : undefined;
     const rm = isJsonObject(r) ? r : undefined;
-    const keys = new Set([...(lm ? Object.keys(lm) : []), ...(rm ? Object.keys(rm) : [])]);
-    for (const key of keys) {
-      compareNode(lm && getOwn(lm, key), rm && getOwn(rm, key), [...names, key], [...pes, fieldElement(key)], hints, c);
+    // l's keys in order, then the keys only r has.
+    if (lm) {
+      for (const key of Object.keys(lm)) compareField(lm[key], rm && getOwn(rm, key), key, names, pes, hints, c);
+    }
+    if (rm) {
+      for (const key of Object.keys(rm)) {
+        if (lm && hasOwn(lm, key)) continue;
+        compareField(undefined, rm[key], key, names, pes, hints, c);
+      }
     }
     return;
   }
@@ -188,14 +374,24 @@ function descend(l: unknown, r: unknown, names: string[], pes: PathElement[], hi
   const rByPe = new Map(ra.map((e) => [e.pe, e.value] as const));
   const order = [...lByPe.keys(), ...[...rByPe.keys()].filter((pe) => !lByPe.has(pe))];
   for (const pe of order) {
-    const itemPes = [...pes, pe];
+    pes.push(pe);
     if (pe.startsWith('v:')) {
-      if (!lByPe.has(pe)) c.added.insert(itemPes);
-      else if (!rByPe.has(pe)) c.removed.insert(itemPes);
-      continue;
+      if (!lByPe.has(pe)) c.added.insert(pes);
+      else if (!rByPe.has(pe)) c.removed.insert(pes);
+    } else {
+      compareNode(lByPe.get(pe), rByPe.get(pe), names, pes, hints, c);
     }
-    compareNode(lByPe.get(pe), rByPe.get(pe), names, itemPes, hints, c);
+    pes.pop();
   }
+}
+
+function compareField(l: unknown, r: unknown, key: string, names: string[], pes: PathElement[], hints: SchemaHints, c: Comparison): void {
+  if (l === undefined && r === undefined) return;
+  names.push(key);
+  pes.push(fieldElement(key));
+  compareNode(l, r, names, pes, hints, c);
+  names.pop();
+  pes.pop();
 }
 
 // ---------------------------------------------------------------- merge

@@ -9,7 +9,8 @@ import { nameIsDNSSubdomain, type ValidateNameFunc } from '../../../../shared/li
 import type { ResourceStrategy, StrategyContext } from '../../types';
 import { validateKubeObjectMeta, validateKubeObjectMetaUpdate } from './kubemeta';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta';
-import { clone, meta, semanticEqual, setOwn } from './util';
+import { meta, semanticEqual, setOwn } from './util';
+import { deepCopy } from '../../patch/json-value';
 
 export interface KindRules {
   /** metadata.name rule; DNS-1123 subdomain unless the kind says otherwise. */
@@ -69,10 +70,18 @@ export function nonMetaNonStatus(obj: KubeObject): Record<string, unknown> {
 
 export const specChanged = (obj: KubeObject, old: KubeObject): boolean => !semanticEqual(obj.spec, old.spec);
 
+// old is the stored object's view. Its subtrees are frozen and shared with the stored value: the write keeps
+// them as they are (toStored shares frozen subtrees instead of copying or comparing them), and the answer
+// carries them frozen, as it carries the shared managed-fields documents. An old object that is not frozen
+// (a strategy test's own object) is copied; deepCopy is exact for plain JSON and far cheaper than structuredClone.
+function keepOld(v: unknown): unknown {
+  return typeof v === 'object' && v !== null && !Object.isFrozen(v) ? deepCopy(v) : v;
+}
+
 /** Restores old.status into obj (or removes status when old has none). */
 export function keepOldStatus(obj: KubeObject, old: KubeObject): void {
   if (old.status === undefined) delete obj.status;
-  else obj.status = clone(old.status);
+  else obj.status = keepOld(old.status);
 }
 
 /** For status writes: every top-level field but metadata and status comes from the stored object. */
@@ -81,7 +90,7 @@ export function keepOldNonStatus(obj: KubeObject, old: KubeObject): void {
     if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind' && !(k in old)) delete obj[k];
   }
   for (const k of Object.keys(old)) {
-    if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind') setOwn(obj, k, clone(old[k]));
+    if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind') setOwn(obj, k, keepOld(old[k]));
   }
 }
 
@@ -144,7 +153,9 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
     },
 
     selectableFields(obj) {
-      return { ...baseSelectableFields(obj, rt.namespaced), ...(rules.selectableFields?.(obj) ?? {}) };
+      const out = baseSelectableFields(obj, rt.namespaced);
+      const extra = rules.selectableFields?.(obj);
+      return extra ? Object.assign(out, extra) : out;
     },
   };
 

@@ -51,6 +51,20 @@ export interface AttachDetachControllerOptions {
 }
 
 type VA = Typed<VolumeAttachment>;
+
+/**
+ * Pods by spec.nodeName, only those with a persistentVolumeClaim volume (the only ones that can need an
+ * attachment): a node's sync walks these instead of every pod on the node, so a pod event costs O(pods with
+ * claims there), not O(pods there).
+ */
+export const ClaimPodsByNodeIndex = 'attachdetach/claimPodsByNode';
+
+const indexClaimPodsByNode = (obj: KubeObject): string[] => {
+  const spec = (obj as Pod).spec;
+  const nodeName = spec?.nodeName;
+  if (!nodeName || !spec.volumes?.some((v) => v.persistentVolumeClaim?.claimName)) return [];
+  return [nodeName];
+};
 const unwrap = <T>(obj: T | DeletedFinalStateUnknown<T>): T => (obj instanceof DeletedFinalStateUnknown ? obj.obj : obj);
 
 export class AttachDetachController {
@@ -83,6 +97,7 @@ export class AttachDetachController {
     const vaInformer = options.informers.forResource<VA>(volumeAttachmentsResource);
     const driverInformer = options.informers.forResource<Typed<CSIDriver>>(csiDriversResource);
     const informers: SharedInformer<never>[] = [podInformer, nodeInformer, pvcInformer, pvInformer, vaInformer, driverInformer] as never;
+    if (!podInformer.indexer.indexNames().includes(ClaimPodsByNodeIndex)) podInformer.addIndexers({ [ClaimPodsByNodeIndex]: indexClaimPodsByNode });
     this.pods = podInformer.lister;
     this.nodes = nodeInformer.lister;
     this.claims = pvcInformer.lister;
@@ -153,8 +168,9 @@ export class AttachDetachController {
       volume: (name: string) => this.volumes.get(undefined, name),
       csiDriver: (name: string) => this.drivers.get(undefined, name),
     };
-    // The node's pods through the nodeName index (in list order, so events keep their order), not every pod.
-    for (const pod of this.pods.byIndexInListOrder(NodeNameIndex, nodeName)) {
+    // The node's pods with claims through an index (in list order, so events keep their order), not every pod:
+    // pods without a persistentVolumeClaim volume have no attachable volumes.
+    for (const pod of this.pods.byIndexInListOrder(ClaimPodsByNodeIndex, nodeName)) {
       if (isPodTerminated(pod)) continue;
       for (const volume of attachableVolumes(pod, lookup)) {
         const name = attachmentName(volume.handle, volume.driver, nodeName);

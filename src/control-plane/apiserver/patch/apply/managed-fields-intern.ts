@@ -1,0 +1,145 @@
+// One copy of each managedFields document and entry in memory. Every Event a component records, and every
+// pod of one ReplicaSet, carries the same fieldsV1 tree (and often the same whole entry, when written in the
+// same second): stored objects are frozen, so they can all share one frozen copy instead of holding ~40 small
+// objects each. Each manager remembers its last few documents and entries; a new one equal to one of them is
+// replaced by it. Documents are compared member by member without allocating (keying them by their JSON text
+// cost more than it saved on creates).
+import { hasOwn } from '../json-value';
+
+/** How many recent documents (and entries) a manager remembers: a few templates or event shapes interleave. */
+const recentPerManager = 8;
+
+export interface InternedEntry {
+  readonly manager: string;
+  readonly operation: string;
+  readonly apiVersion: string;
+  readonly time?: string;
+  readonly fieldsType: 'FieldsV1';
+  readonly fieldsV1: Record<string, unknown>;
+  readonly subresource?: string;
+}
+
+export class ManagedFieldsInterner {
+  private readonly docs = new Map<string, Record<string, unknown>[]>();
+  private readonly entries = new Map<string, InternedEntry[]>();
+
+  /**
+   * doc (canonical, as encoding emits it), or an equal document this manager produced recently. The result
+   * is deeply frozen. Canonical documents order their keys the same way, so equal members mean equal text.
+   */
+  document(managerId: string, doc: Record<string, unknown>): Record<string, unknown> {
+    let recent = this.docs.get(managerId);
+    if (!recent) {
+      recent = [];
+      this.docs.set(managerId, recent);
+    }
+    for (let i = 0; i < recent.length; i++) {
+      const d = recent[i]!;
+      if (d === doc || fieldsV1Equal(d, doc)) {
+        if (i > 0) moveToFront(recent, i);
+        return d;
+      }
+    }
+    // A new document often differs from a recent one in one branch (a pod's status differs from another's
+    // by its podIPs key): it takes their equal subtrees instead of holding its own.
+    for (let i = 0; i < recent.length && i < shareWithRecent; i++) shareSubtrees(doc, recent[i]!);
+    deepFreezeDoc(doc);
+    recent.unshift(doc);
+    if (recent.length > recentPerManager) recent.pop();
+    return doc;
+  }
+
+  /**
+   * The first of this manager's recent documents that matches, moved to the front; undefined when none does.
+   * Lets a caller test a value against the documents without building its own.
+   */
+  find(managerId: string, matches: (doc: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
+    const recent = this.docs.get(managerId);
+    if (!recent) return undefined;
+    for (let i = 0; i < recent.length; i++) {
+      const d = recent[i]!;
+      if (!matches(d)) continue;
+      if (i > 0) moveToFront(recent, i);
+      return d;
+    }
+    return undefined;
+  }
+
+  /** entry (its fieldsV1 interned already), or an identical entry this manager produced recently; frozen. */
+  entry<E extends InternedEntry>(managerId: string, e: E): E {
+    let recent = this.entries.get(managerId);
+    if (!recent) {
+      recent = [];
+      this.entries.set(managerId, recent);
+    }
+    for (let i = 0; i < recent.length; i++) {
+      const r = recent[i]!;
+      if (
+        r.fieldsV1 === e.fieldsV1 &&
+        r.time === e.time &&
+        r.manager === e.manager &&
+        r.operation === e.operation &&
+        r.apiVersion === e.apiVersion &&
+        r.subresource === e.subresource &&
+        hasOwn(r, 'time') === hasOwn(e, 'time') &&
+        hasOwn(r, 'subresource') === hasOwn(e, 'subresource')
+      ) {
+        if (i > 0) moveToFront(recent, i);
+        return r as E;
+      }
+    }
+    Object.freeze(e);
+    recent.unshift(e);
+    if (recent.length > recentPerManager) recent.pop();
+    return e;
+  }
+}
+
+/** How many recent documents a new one takes equal subtrees from. */
+const shareWithRecent = 2;
+
+/** Replaces each subtree of doc (not yet frozen) that equals old's at the same key by old's. */
+function shareSubtrees(doc: Record<string, unknown>, old: Record<string, unknown>): void {
+  if (Object.isFrozen(doc)) return;
+  for (const key in doc) {
+    if (!hasOwn(doc, key) || !hasOwn(old, key)) continue;
+    const n = doc[key];
+    const o = old[key];
+    if (n === o || typeof n !== 'object' || n === null || typeof o !== 'object' || o === null) continue;
+    if (fieldsV1Equal(n, o)) doc[key] = o;
+    else shareSubtrees(n as Record<string, unknown>, o as Record<string, unknown>);
+  }
+}
+
+function moveToFront<T>(a: T[], i: number): void {
+  const x = a[i]!;
+  for (let j = i; j > 0; j--) a[j] = a[j - 1]!;
+  a[0] = x;
+}
+
+function deepFreezeDoc(doc: Record<string, unknown>): void {
+  if (Object.isFrozen(doc)) return;
+  for (const key in doc) {
+    if (!hasOwn(doc, key)) continue;
+    const v = doc[key];
+    if (typeof v === 'object' && v !== null) deepFreezeDoc(v as Record<string, unknown>);
+  }
+  Object.freeze(doc);
+}
+
+/** Whether two fieldsV1 documents hold the same members (own keys, recursively), without allocating. */
+export function fieldsV1Equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in ao) {
+    if (!hasOwn(ao, k)) continue;
+    n++;
+    if (!hasOwn(bo, k) || !fieldsV1Equal(ao[k], bo[k])) return false;
+  }
+  for (const k in bo) if (hasOwn(bo, k)) n--;
+  return n === 0;
+}
