@@ -66,7 +66,7 @@ export async function openProbed(browser: Browser, baseURL: string, countBytes: 
   const page = await context.newPage();
   page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
   // As source text: tsx's keepNames wraps named functions in __name(), which the page lacks.
-  await page.addInitScript({ content: `var __name = (f) => f; (${installProbe.toString()})(${JSON.stringify({ countBytes, configMapPrefix: PREFIX })});` });
+  await page.addInitScript({ content: `var __name = (f) => f; (${installProbe.toString()})(${JSON.stringify({ countBytes, configMapPrefix: PREFIX, rolloutPodPrefix: 'bench-rollout-' })});` });
   await page.goto(baseURL);
   return page;
 }
@@ -137,6 +137,12 @@ export async function rollout(page: Page, replicas: number, during: () => Promis
     }
     await page.waitForTimeout(250);
   }
+  // The engine can finish before the page has absorbed the rollout (the worker → UI budget spreads the backlog
+  // over frames): keep recording until every pod has reached the page Ready, so that work is measured too.
+  await page.waitForFunction((n) => (window as unknown as { __benchProbe: { state: ProbeState } }).__benchProbe.state.rolloutPodsReady >= n, replicas, {
+    timeout: Math.max(1, deadline - Date.now()),
+    polling: 250,
+  });
   const wallMs = Date.now() - start;
   await page.evaluate(() => ((window as unknown as { __benchProbe: { state: ProbeState } }).__benchProbe.state.recording = false));
   return wallMs;

@@ -9,6 +9,8 @@ export interface ProbeOptions {
   countBytes: boolean;
   /** Prefix of the ConfigMap names to count as they are delivered (benchmark 4's reload). */
   configMapPrefix: string;
+  /** Prefix of the pod names to count Ready as they reach the page (benchmark 5's rollout). */
+  rolloutPodPrefix?: string;
 }
 
 export interface ProbeFrame {
@@ -25,6 +27,8 @@ export interface ProbeState {
   editorUsableAt?: number;
   configMaps: number;
   configMapsAt?: number;
+  /** Pods named with rolloutPodPrefix the page has been sent Ready (counted even while scanning is off). */
+  rolloutPodsReady: number;
   frames: ProbeFrame[];
   longTasks: { start: number; duration: number }[];
   longFrames: { start: number; duration: number; blocking: number; scriptMs: number; scripts: string[] }[];
@@ -35,10 +39,11 @@ export interface ProbeState {
 
 export function installProbe(options: ProbeOptions): void {
   const w = window as unknown as Record<string, unknown>;
-  const state: ProbeState = { readyNodes: [], configMaps: 0, frames: [], longTasks: [], longFrames: [], recording: false, bigFrames: [] };
+  const state: ProbeState = { readyNodes: [], configMaps: 0, rolloutPodsReady: 0, frames: [], longTasks: [], longFrames: [], recording: false, bigFrames: [] };
   let byType: Record<string, number> = {};
   const readyNodes = new Set<string>();
   const configMaps = new Set<string>();
+  const rolloutPodsReady = new Set<string>();
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   let worker: Worker | undefined;
   let markReady!: () => void;
@@ -77,8 +82,16 @@ export function installProbe(options: ProbeOptions): void {
       pending.delete(msg.id);
       if (msg.ok) p.resolve(msg.result);
       else p.reject(new Error(msg.status?.message ?? 'call failed'));
-    } else if (msg.type === 'watch/batch' && scanObjects && msg.batch) {
-      for (const part of ['added', 'updated'] as const) for (const o of Object.values(msg.batch.diff[part] ?? {})) see(o);
+    } else if (msg.type === 'watch/batch' && msg.batch) {
+      for (const part of ['added', 'updated'] as const) {
+        for (const o of Object.values(msg.batch.diff[part] ?? {})) {
+          if (scanObjects) see(o);
+          else if (options.rolloutPodPrefix && o.kind === 'Pod' && o.metadata?.name?.startsWith(options.rolloutPodPrefix)) {
+            if (o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) rolloutPodsReady.add(o.metadata.name);
+            state.rolloutPodsReady = rolloutPodsReady.size;
+          }
+        }
+      }
     }
   };
 
