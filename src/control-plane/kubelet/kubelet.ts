@@ -29,7 +29,8 @@ import { volumeSetUpFailures, type VolumeSetUpFailure } from './volumes';
 import { AttachWaiter, podVolumesInUse, type AttachStateReader, type AttachWaitResult } from './volume-attach';
 import { containerResourceValue, HostFilesystem, normalizePath, VolumeContentStore, type ObjectData } from './volume-contents';
 import { writtenVolumeFiles } from './volume-files';
-import { sameJson, shareWith } from './same-json';
+import { sameJson } from '../../shared/lib/same-json';
+import { shareWith } from './same-json';
 
 export interface KubeletOptions {
   /** The node name; defaults to config.name. */

@@ -19,7 +19,7 @@ import { probeTimings, runProbe, ProbeType } from './probes';
 import type { ContainerRuntime, PullResult } from './runtime';
 import { nextMountRetryMs, type VolumeSetUpFailure } from './volumes';
 import type { AttachWaitResult } from './volume-attach';
-import { sameJson } from './same-json';
+import { sameJson } from '../../shared/lib/same-json';
 
 export type EventType = 'Normal' | 'Warning';
 

@@ -38,7 +38,7 @@ import {
   mostRecentScheduleTime,
   nextScheduleTimeDuration,
 } from './cronjob-utils';
-import { jsonEqual } from '../shared/json-equal';
+import { sameJson } from '../../../shared/lib/same-json';
 
 export const CronJobControllerName = 'cronjob-controller';
 
@@ -141,7 +141,7 @@ export class CronJobController {
     if (curJob.metadata.resourceVersion === oldJob.metadata.resourceVersion) return;
     const curRef = getControllerOf(curJob);
     const oldRef = getControllerOf(oldJob);
-    if (!jsonEqual(curRef ?? null, oldRef ?? null) && oldRef) {
+    if (!sameJson(curRef ?? null, oldRef ?? null) && oldRef) {
       const cj = this.resolveControllerRef(oldJob.metadata.namespace ?? '', oldRef);
       if (cj) this.enqueueController(cj);
     }

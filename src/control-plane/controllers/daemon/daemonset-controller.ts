@@ -59,7 +59,7 @@ import {
 import { compareByCreationTimestampAndPhase, getUnscheduledPodsWithoutNode, nodeShouldRunDaemonPod, shouldIgnoreNodeUpdate } from './node-should-run';
 import { cleanupHistory, constructHistory, daemonSetKind, type DaemonSetObj, type Revision } from './revisions';
 import { planRollingUpdate } from './rolling-update';
-import { jsonEqual } from '../shared/json-equal';
+import { sameJson } from '../../../shared/lib/same-json';
 
 export const DaemonSetControllerName = 'daemonset-controller';
 
@@ -270,7 +270,7 @@ export class DaemonSetsController {
     if (curHistory.metadata.resourceVersion === oldHistory.metadata.resourceVersion) return;
     const curRef = getControllerOf(curHistory);
     const oldRef = getControllerOf(oldHistory);
-    const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
+    const refChanged = !sameJson(curRef ?? null, oldRef ?? null);
     if (refChanged && oldRef) {
       const ds = this.resolveControllerRef(oldHistory.metadata.namespace ?? '', oldRef);
       if (ds) this.enqueue(ds);
@@ -321,7 +321,7 @@ export class DaemonSetsController {
     }
     const curRef = getControllerOf(curPod);
     const oldRef = getControllerOf(oldPod);
-    const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
+    const refChanged = !sameJson(curRef ?? null, oldRef ?? null);
     if (refChanged && oldRef) {
       const ds = this.resolveControllerRef(oldPod.metadata.namespace ?? '', oldRef);
       if (ds) this.enqueue(ds);

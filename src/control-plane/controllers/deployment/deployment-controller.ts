@@ -28,7 +28,7 @@ import { StrategyType, type DeploymentObj, type ReplicaSetObj } from './deployme
 import { rolloutRecreate } from './recreate';
 import { rolloutRolling } from './rolling';
 import { checkPausedConditions, deploymentKind, isScalingEvent, sync, syncStatusOnly, updateDeploymentStatus } from './sync';
-import { jsonEqual } from '../shared/json-equal';
+import { sameJson } from '../../../shared/lib/same-json';
 
 export interface DeploymentControllerOptions {
   client: Client;
@@ -171,7 +171,7 @@ export class DeploymentController {
     if (curRS.metadata.resourceVersion === oldRS.metadata.resourceVersion) return;
     const curRef = getControllerOf(curRS as never);
     const oldRef = getControllerOf(oldRS as never);
-    const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
+    const refChanged = !sameJson(curRef ?? null, oldRef ?? null);
     if (refChanged && oldRef) {
       const d = this.resolveControllerRef(oldRS.metadata.namespace ?? '', oldRef);
       if (d) this.enqueueDeployment(d);
@@ -182,7 +182,7 @@ export class DeploymentController {
       return;
     }
     // An orphan: if labels or the ref changed, a matching deployment may adopt it.
-    const labelChanged = !jsonEqual(curRS.metadata.labels ?? {}, oldRS.metadata.labels ?? {});
+    const labelChanged = !sameJson(curRS.metadata.labels ?? {}, oldRS.metadata.labels ?? {});
     if (labelChanged || refChanged) for (const d of this.getDeploymentsForReplicaSet(curRS)) this.enqueueDeployment(d);
   }
 

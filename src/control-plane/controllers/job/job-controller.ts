@@ -87,7 +87,7 @@ import {
 import { matchPodFailurePolicy, PodFailurePolicyAction } from './pod-failure-policy';
 import { matchSuccessPolicy } from './success-policy';
 import { UidTrackingExpectations } from './tracking';
-import { jsonEqual } from '../shared/json-equal';
+import { sameJson } from '../../../shared/lib/same-json';
 
 export const JobControllerComponent = 'job-controller';
 const jobKind = { apiVersion: 'batch/v1', kind: 'Job' };
@@ -274,7 +274,7 @@ export class JobController {
     const finalizerRemoved = !hasJobTrackingFinalizer(curPod);
     const curRef = getControllerOf(curPod);
     const oldRef = getControllerOf(oldPod);
-    const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
+    const refChanged = !sameJson(curRef ?? null, oldRef ?? null);
     if (refChanged && oldRef) {
       const job = this.resolveControllerRef(oldPod.metadata.namespace ?? '', oldRef);
       if (job) {
@@ -290,7 +290,7 @@ export class JobController {
       return;
     }
     if (hasJobTrackingFinalizer(curPod)) this.enqueueOrphanPod(curPod);
-    const labelChanged = !jsonEqual(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
+    const labelChanged = !sameJson(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
     if (labelChanged || refChanged) for (const job of this.getPodJobs(curPod)) this.enqueueSyncJobBatched(job);
   }
 

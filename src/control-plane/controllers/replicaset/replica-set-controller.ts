@@ -43,7 +43,7 @@ import { UIDTrackingControllerExpectations } from '../shared/uid-tracking-expect
 import { kindFor, type ReplicaSetKind, type ReplicaSetKindName, type ReplicaSetLike, type ReplicaSetStatusLike } from './replica-set-kind';
 import { ReplicaSetPodSummaries } from './pod-summary';
 import { calculateStatus, getPodsToDelete, statusFromCounts, updateReplicaSetStatus } from './replica-set-utils';
-import { jsonEqual } from '../shared/json-equal';
+import { sameJson } from '../../../shared/lib/same-json';
 
 /** The most pods one sync creates or deletes (kube-controller-manager's BurstReplicas). */
 export const BurstReplicas = 500;
@@ -206,7 +206,7 @@ export class ReplicaSetController {
   private updatePod(oldPod: PodObj, curPod: PodObj): void {
     // Periodic resyncs send updates for every pod: nothing changed.
     if (curPod.metadata.resourceVersion === oldPod.metadata.resourceVersion) return;
-    const labelChanged = !jsonEqual(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
+    const labelChanged = !sameJson(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
     if (curPod.metadata.deletionTimestamp) {
       // A graceful deletion began: the pod is as good as gone for us, count it now (once, by its key). If its
       // labels changed too, the old matching RS must also be told.
@@ -216,7 +216,7 @@ export class ReplicaSetController {
     }
     const curRef = getControllerOf(curPod);
     const oldRef = getControllerOf(oldPod);
-    const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
+    const refChanged = !sameJson(curRef ?? null, oldRef ?? null);
     if (refChanged && oldRef) {
       // The controller ref changed: sync the old controller, if any.
       const rs = this.resolveControllerRef(oldPod.metadata.namespace ?? '', oldRef);

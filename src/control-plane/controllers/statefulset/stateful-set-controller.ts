@@ -34,7 +34,7 @@ import {
   replicasOf,
   type StatefulSetObj,
 } from './stateful-set-utils';
-import { jsonEqual } from '../shared/json-equal';
+import { sameJson } from '../../../shared/lib/same-json';
 
 export const StatefulSetControllerName = 'statefulset-controller';
 
@@ -184,10 +184,10 @@ export class StatefulSetController {
   private updatePod(oldPod: PodObj, curPod: PodObj): void {
     // Periodic resyncs send updates for every pod: nothing changed.
     if (curPod.metadata.resourceVersion === oldPod.metadata.resourceVersion) return;
-    const labelChanged = !jsonEqual(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
+    const labelChanged = !sameJson(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
     const curRef = getControllerOf(curPod);
     const oldRef = getControllerOf(oldPod);
-    const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
+    const refChanged = !sameJson(curRef ?? null, oldRef ?? null);
     if (refChanged && oldRef) {
       const set = this.resolveControllerRef(oldPod.metadata.namespace ?? '', oldRef);
       if (set) this.enqueueStatefulSet(set);

@@ -6,7 +6,7 @@ import { selectorMatches, type Selector } from '../../../shared/lib/labels';
 import type { SharedLister } from '../framework/interface';
 import { isTerminating, NodeInfo, type NodeObject, type PodInfo } from '../framework/types';
 import { NodeTree } from './node-tree';
-import { jsonEqual } from '../../controllers/shared/json-equal';
+import { sameJson } from '../../../shared/lib/same-json';
 
 interface TopologyCount {
   selector: Selector;
@@ -48,7 +48,7 @@ export class SchedulerCache implements SharedLister {
     if (hadNode) {
       if (this.tree.updateNode(old, node)) this.invalidate();
       // Domains follow labels: a relabelled node invalidates the aggregates.
-      else if (!jsonEqual(old?.metadata.labels ?? {}, node.metadata.labels ?? {})) this.topologyCounts.clear();
+      else if (!sameJson(old?.metadata.labels ?? {}, node.metadata.labels ?? {})) this.topologyCounts.clear();
     } else {
       this.tree.addNode(node);
       this.invalidate();

@@ -18,7 +18,7 @@ import {
 } from '../framework/interface';
 import { newPodInfo, type NodeObject, type PodInfo, type PodObject } from '../framework/types';
 import { KeyedHeap } from './heap';
-import { jsonEqual } from '../../controllers/shared/json-equal';
+import { sameJson } from '../../../shared/lib/same-json';
 
 export const DefaultPodInitialBackoffMs = 1_000;
 export const DefaultPodMaxBackoffMs = 10_000;
@@ -71,11 +71,11 @@ export interface QueueSnapshot {
 /** The pod update's action bits (framework.PodSchedulingPropertiesChange), 0 for status-only changes. */
 export function podUpdateActionType(oldPod: Pod, newPod: Pod): number {
   let action = 0;
-  if (!jsonEqual(oldPod.metadata?.labels ?? {}, newPod.metadata?.labels ?? {})) action |= ActionType.UpdatePodLabel;
-  if (!jsonEqual(oldPod.spec?.tolerations ?? [], newPod.spec?.tolerations ?? [])) action |= ActionType.UpdatePodToleration;
+  if (!sameJson(oldPod.metadata?.labels ?? {}, newPod.metadata?.labels ?? {})) action |= ActionType.UpdatePodLabel;
+  if (!sameJson(oldPod.spec?.tolerations ?? [], newPod.spec?.tolerations ?? [])) action |= ActionType.UpdatePodToleration;
   if ((oldPod.spec?.schedulingGates ?? []).length > 0 && (newPod.spec?.schedulingGates ?? []).length === 0) action |= ActionType.UpdatePodSchedulingGatesEliminated;
   const req = (p: Pod) => (p.spec?.containers ?? []).map((c) => c.resources?.requests ?? {});
-  if (!jsonEqual(req(oldPod), req(newPod))) action |= ActionType.UpdatePodScaleDown;
+  if (!sameJson(req(oldPod), req(newPod))) action |= ActionType.UpdatePodScaleDown;
   return action;
 }
 
