@@ -190,25 +190,7 @@ export function managedView(obj: Record<string, unknown> | undefined, ctx: Field
   // are copied (key by key: delete would make them slow dictionaries). A value holding undefined members is
   // copied whole instead, since the copy drops them (an object of undefined members must read as empty).
   if (containsUndefined(obj)) return managedViewOfCopy(deepCopy(obj), ctx);
-  if (ctx.subresource === 'status') return obj.status === undefined ? {} : { status: obj.status };
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(obj)) {
-    if (key === 'apiVersion' || key === 'kind' || (key === 'status' && ctx.hasStatusSubresource)) continue;
-    const value = obj[key];
-    if (key === 'metadata' && isJsonObject(value)) {
-      const metadata: Record<string, unknown> = {};
-      let fields = 0;
-      for (const f of Object.keys(value)) {
-        if (strippedMetadata.includes(f)) continue;
-        setOwn(metadata, f, value[f]);
-        fields++;
-      }
-      if (fields > 0) out.metadata = metadata;
-      continue;
-    }
-    setOwn(out, key, value);
-  }
-  return out;
+  return updateView(obj, ctx);
 }
 
 function managedViewOfCopy(out: Record<string, unknown>, ctx: FieldManagerContext): Record<string, unknown> {
