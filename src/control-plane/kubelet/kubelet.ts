@@ -563,18 +563,13 @@ export class Kubelet implements PodWorkerHost {
   objectData(kind: 'configmap' | 'secret', namespace: string, name: string): ObjectData | undefined {
     try {
       const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace }) : this.client.secrets.get(name, { namespace });
-      // Decoded once per object version when the client hands out the stored (frozen) object.
-      const known = objectDataCache.get(obj);
-      if (known) return known;
       const data: Record<string, string> = {};
       if (kind === 'configmap') {
         Object.assign(data, obj.data ?? {});
         for (const [k, v] of Object.entries((obj as { binaryData?: Record<string, string> }).binaryData ?? {})) data[k] = decodeBase64(v);
       } else for (const [k, v] of Object.entries(obj.data ?? {})) data[k] = decodeBase64(v);
       const times = [obj.metadata?.creationTimestamp, ...(obj.metadata?.managedFields ?? []).map((f) => f.time)].map((t) => Date.parse(t ?? '')).filter((t) => !Number.isNaN(t));
-      const result: ObjectData = { data, changedAt: times.length ? Math.max(...times) : 0 };
-      if (Object.isFrozen(obj)) objectDataCache.set(obj, result);
-      return result;
+      return { data, changedAt: times.length ? Math.max(...times) : 0 };
     } catch (err) {
       if (!isStatusError(err)) throw err;
       return undefined;
@@ -899,9 +894,6 @@ export class Kubelet implements PodWorkerHost {
     return { lines: lines.map((l) => ({ time: l.at, text: l.text })) };
   }
 }
-
-/** ObjectData by the API object it was decoded from (only frozen objects, which cannot change). */
-const objectDataCache = new WeakMap<object, ObjectData>();
 
 function outOf(resource: string, requested: number, used: number, capacity: number): { reason: string; message: string } {
   return { reason: `OutOf${resource}`, message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}` };

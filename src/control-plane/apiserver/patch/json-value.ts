@@ -169,7 +169,10 @@ export function deepFreeze<T>(value: T): T {
   return Object.freeze(value);
 }
 
-/** Structural equality of JSON values (key order ignored, array order significant). */
+/**
+ * Structural equality of JSON values (key order ignored, array order significant, an undefined member the same
+ * as an absent one). Allocates nothing: the field manager compares a request's managedFields on every update.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -179,14 +182,16 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ak = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const bk = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) {
-    if (!hasOwn(b, k)) return false;
-    if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let unmatched = 0;
+  for (const k in ao) {
+    if (!hasOwn(ao, k) || ao[k] === undefined) continue;
+    unmatched++;
+    if (!hasOwn(bo, k) || !deepEqual(ao[k], bo[k])) return false;
   }
-  return true;
+  for (const k in bo) if (hasOwn(bo, k) && bo[k] !== undefined) unmatched--;
+  return unmatched === 0;
 }
 
 /** Go's %+v rendering of a decoded JSON map, as apiserver error texts show patches: map[a:1 b:map[c:x]]. */

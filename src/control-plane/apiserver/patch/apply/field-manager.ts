@@ -95,15 +95,11 @@ function pendingManager(e: unknown): PendingManager | undefined {
 
 /** The manager of a pending entry, its set decoded; the document kept when it is what encoding would give. */
 function decodedManager(p: PendingManager): ManagerState {
-  return {
-    manager: p.manager,
-    operation: p.operation,
-    apiVersion: p.apiVersion,
-    subresource: p.subresource,
-    time: p.time,
-    set: FieldSet.fromFieldsV1(p.doc),
-    fieldsV1: canonicalDoc(p.doc),
-  };
+  return { ...managerOf(p), set: FieldSet.fromFieldsV1(p.doc), fieldsV1: canonicalDoc(p.doc) };
+}
+
+function managerOf(p: PendingManager): Pick<ManagerState, 'manager' | 'operation' | 'apiVersion' | 'subresource' | 'time'> {
+  return { manager: p.manager, operation: p.operation, apiVersion: p.apiVersion, subresource: p.subresource, time: p.time };
 }
 
 /**
@@ -371,7 +367,7 @@ export class FieldManager {
 function managedFieldsSource(live: KubeObject | undefined, next: KubeObject): unknown {
   const sent = next.metadata?.managedFields;
   const current = live?.metadata?.managedFields;
-  if (sent === undefined || sent === current || jsonEqual(sent, current)) return current;
+  if (sent === undefined || sent === current || deepEqual(sent, current)) return current;
   return sent;
 }
 
@@ -382,16 +378,7 @@ function managedFieldsSource(live: KubeObject | undefined, next: KubeObject): un
 function decodedOrKept(p: PendingManager): ManagerState {
   const doc = canonicalDoc(p.doc);
   if (doc === undefined) return decodedManager(p);
-  return {
-    manager: p.manager,
-    operation: p.operation,
-    apiVersion: p.apiVersion,
-    subresource: p.subresource,
-    time: p.time,
-    set: lazySet,
-    fieldsV1: doc,
-    entry: keptEntry(p),
-  };
+  return { ...managerOf(p), set: lazySet, fieldsV1: doc, entry: keptEntry(p) };
 }
 
 /**
@@ -465,28 +452,6 @@ function updateView(obj: Record<string, unknown> | undefined, ctx: FieldManagerC
     setOwn(out, key, value);
   }
   return out;
-}
-
-/** deepEqual without its per-object key arrays (the managedFields of a request are compared on every update). */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  let n = 0;
-  for (const k in ao) {
-    if (!hasOwn(ao, k) || ao[k] === undefined) continue;
-    n++;
-    if (!hasOwn(bo, k) || !jsonEqual(ao[k], bo[k])) return false;
-  }
-  for (const k in bo) if (hasOwn(bo, k) && bo[k] !== undefined) n--;
-  return n === 0;
 }
 
 function sameIgnoringTimes(a: ManagedFieldsEntry[], b: unknown): boolean {
