@@ -19,7 +19,6 @@ spec:
 `;
 
 test('the configuration sample: the container sees the ConfigMap and Secret as env and files; without the ConfigMap a new pod cannot start', async ({ page }) => {
-  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1600, height: 900 });
   const app = await new Playground(page).goto();
   await expect(app.editor).toBeAttached();
@@ -50,7 +49,7 @@ test('the configuration sample: the container sees the ConfigMap and Secret as e
   await expect(async () => {
     await app.kubectl('kubectl get pod needs-config');
     await expect(output).toContainText(/needs-config\s+0\/1\s+CreateContainerConfigError\s+0\s/, { timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
   await app.kubectl('kubectl describe pod needs-config');
   await expect(output).toContainText(/Failed\s+.*Error: configmap "special-config" not found/);
   expect(app.errors).toEqual([]);

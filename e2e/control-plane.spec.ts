@@ -6,7 +6,6 @@ const nginx = samples.find((s) => s.id === 'nginx-deployment')!.manifest;
 const stages = ['Authentication', 'Authorization', 'Decode', 'Mutating admission', 'Validation', 'Validating admission'];
 
 test('the Control plane graph shows the components, the requests of an apply and what a patch changed', async ({ page }) => {
-  test.setTimeout(60_000);
   await page.setViewportSize({ width: 1280, height: 720 });
   const app = await new Playground(page).goto();
   const graph = await app.showControlPlane();
@@ -28,7 +27,7 @@ test('the Control plane graph shows the components, the requests of an apply and
   await expect(graph.getByRole('button', { name: 'create deployments/nginx by kubernetes-admin' })).toBeAttached();
   await expect(app.applyResults).toHaveText('deployment.apps/nginx created');
   // The scheduler's last decision: an nginx pod onto a node; the kubelets now run pods.
-  await expect(graph.getByRole('group', { name: 'kube-scheduler' })).toContainText(/default\/nginx-[\w-]+ → node-\d/, { timeout: 20_000 });
+  await expect(graph.getByRole('group', { name: 'kube-scheduler' })).toContainText(/default\/nginx-[\w-]+ → node-\d/, { timeout: 60_000 });
   await expect(graph.getByRole('group', { name: 'kube-controller-manager' }).getByRole('group', { name: 'replicaset-controller' })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('control-plane-graph.png') });
 

@@ -4,7 +4,6 @@ import { Playground } from './models/playground';
 const deployment = { kind: 'Deployment', name: 'web', namespace: 'default' };
 
 test('the PodDisruptionBudget sample: drain evicts one pod at a time, retrying while the budget allows none', async ({ page }) => {
-  test.setTimeout(150_000);
   await page.setViewportSize({ width: 1600, height: 900 });
   const app = await new Playground(page).goto();
   await expect(app.editor).toBeAttached();
@@ -20,7 +19,7 @@ test('the PodDisruptionBudget sample: drain evicts one pod at a time, retrying w
   await expect(async () => {
     await app.kubectl('kubectl get pdb web-pdb');
     await expect(output).toContainText(/web-pdb\s+3\s+N\/A\s+1\s/, { timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
 
   // Four pods on three nodes: find a node holding two of them in kubectl's own listing.
   const nodesOfPods = async (): Promise<Map<string, number>> => {
@@ -42,10 +41,10 @@ test('the PodDisruptionBudget sample: drain evicts one pod at a time, retrying w
   // The second eviction is refused until a replacement elsewhere is ready; then the node is drained.
   await app.kubectl(`kubectl drain ${node} --ignore-daemonsets --delete-emptydir-data`);
   await expect(output).toContainText(`node/${node} cordoned`);
-  await expect(output).toContainText(/error when evicting pods\/"web-[a-z0-9]+-[a-z0-9]+" -n "default" \(will retry after 5s\): Cannot evict pod as it would violate the pod's disruption budget\./, { timeout: 30_000 });
+  await expect(output).toContainText(/error when evicting pods\/"web-[a-z0-9]+-[a-z0-9]+" -n "default" \(will retry after 5s\): Cannot evict pod as it would violate the pod's disruption budget\./, { timeout: 60_000 });
   await expect(output).toContainText(`node/${node} drained`, { timeout: 60_000 });
   // All four Running again, none of them on the drained node.
-  await expect(async () => expect((await nodesOfPods()).has(node)).toBe(false)).toPass({ timeout: 30_000 });
-  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('4/4', { timeout: 30_000 });
+  await expect(async () => expect((await nodesOfPods()).has(node)).toBe(false)).toPass({ timeout: 60_000 });
+  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('4/4', { timeout: 60_000 });
   expect(app.errors).toEqual([]);
 });

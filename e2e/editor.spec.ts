@@ -13,7 +13,7 @@ test('pasting the nginx Deployment and applying it rolls out 3 pods and the Depl
   const deployment = { kind: 'Deployment', name: 'nginx', namespace: 'default' };
   await expect(app.row(deployment)).toBeVisible();
   await expect(app.rowsNamed('Pod', 'nginx-')).toHaveCount(3);
-  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('3/3', { timeout: 20_000 });
+  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('3/3', { timeout: 60_000 });
   for (const pod of await app.rowsNamed('Pod', 'nginx-').all()) await expect(app.cellOf(pod, 'Status')).toHaveText('Running');
   expect(app.errors).toEqual([]);
 });
@@ -26,7 +26,7 @@ test('the Objects graph shows the applied nginx Deployment, its ReplicaSet and i
   const graph = await app.showObjectsGraph();
   await expect(graph.getByLabel(/^Deployment nginx, /)).toBeVisible();
   await expect(graph.getByLabel(/^ReplicaSet nginx-/)).toBeVisible();
-  await expect(graph.getByLabel(/^Deployment nginx, 3\/3$/)).toBeVisible({ timeout: 20_000 });
+  await expect(graph.getByLabel(/^Deployment nginx, 3\/3$/)).toBeVisible({ timeout: 60_000 });
   await expect(graph.getByLabel(/^Pod nginx-/)).toHaveCount(3);
   // Clicking a node opens the object in the inspector, like the table's name button.
   await graph.getByLabel(/^Deployment nginx, /).click();

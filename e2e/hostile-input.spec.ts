@@ -132,7 +132,7 @@ test('hostile object data renders as text in every view, the inspector and the c
   await app.paste(bigManifest);
   const { output } = await app.openConsole();
   await app.kubectl('kubectl create -f editor');
-  await expect(output).toContainText('configmap/big created', { timeout: 20_000 });
+  await expect(output).toContainText('configmap/big created', { timeout: 60_000 });
 
   // Objects table and graph, Nodes, Control plane.
   await app.showView('Objects');
@@ -149,7 +149,7 @@ test('hostile object data renders as text in every view, the inspector and the c
   const events = page.getByRole('tabpanel', { name: /^Events/ });
   await page.getByRole('tablist', { name: 'Timeline' }).getByRole('tab', { name: /^Events/ }).click();
   await expect(events).toContainText(`${img} ${script} ${jsUrl}`);
-  await expect(events).toContainText(`couldn't parse image reference "${img}": invalid reference format`, { timeout: 20_000 });
+  await expect(events).toContainText(`couldn't parse image reference "${img}": invalid reference format`, { timeout: 60_000 });
   await page.getByRole('tablist', { name: 'Timeline' }).getByRole('tab', { name: /^API requests/ }).click();
 
   // Every inspector section of each object.

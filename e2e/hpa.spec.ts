@@ -4,7 +4,6 @@ import { Playground } from './models/playground';
 const deployment = { kind: 'Deployment', name: 'php-apache', namespace: 'default' };
 
 test('the HorizontalPodAutoscaler sample: raising the Load in the inspector makes the HPA add replicas', async ({ page }) => {
-  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1600, height: 900 });
   const app = await new Playground(page).goto();
   await expect(app.editor).toBeAttached();
@@ -12,14 +11,14 @@ test('the HorizontalPodAutoscaler sample: raising the Load in the inspector make
   await page.getByRole('combobox', { name: 'Samples' }).selectOption({ label: 'HorizontalPodAutoscaler' });
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
   await expect(app.applyResults).toContainText('horizontalpodautoscaler.autoscaling/php-apache created');
-  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('1/1', { timeout: 30_000 });
+  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('1/1', { timeout: 60_000 });
 
   // The HPA measures the idle pod: a percent or so of its 200m request.
   const { output } = await app.openConsole();
   await expect(async () => {
     await app.kubectl('kubectl get hpa php-apache');
     await expect(output).toContainText(/php-apache\s+Deployment\/php-apache\s+cpu: [0-4]%\/50%\s+1\s+10\s+1\s/, { timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
 
   // Raise the load from the Deployment's inspector.
   await page.getByRole('button', { name: 'Inspect deployment/php-apache in default', exact: true }).click();

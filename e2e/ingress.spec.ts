@@ -15,7 +15,8 @@ test('the Ingress sample: ingress-nginx publishes its address, kubectl get ingre
   await expect(async () => {
     await app.kubectl('kubectl get ingress hello');
     await expect(output).toContainText(/hello\s+nginx\s+hello\.example\s+192\.168\.49\.2\s+80\s/, { timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 60_000 });
+  // ingress-nginx records the Sync event before it writes the address, so one describe shows both.
   await app.kubectl('kubectl describe ingress hello');
   await expect(output).toContainText(/Normal\s+Sync\s+.*nginx-ingress-controller\s+Scheduled for sync/);
   expect(app.errors).toEqual([]);

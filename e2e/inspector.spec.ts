@@ -6,13 +6,12 @@ const nginx = samples.find((s) => s.id === 'nginx-deployment')!.manifest;
 const deployment = { kind: 'Deployment', name: 'nginx', namespace: 'default' };
 
 test('the inspector explains the nginx Deployment and its pods, edits it and deletes it in the foreground', async ({ page }) => {
-  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1600, height: 900 });
   const app = await new Playground(page).goto();
   await app.setSpeed(50);
   await app.apply(nginx);
   await expect(app.applyResults).toHaveText('deployment.apps/nginx created');
-  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('3/3', { timeout: 20_000 });
+  await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('3/3', { timeout: 60_000 });
 
   // Select the Deployment in the Objects table.
   await page.getByRole('button', { name: 'Inspect deployment/nginx in default', exact: true }).click();
@@ -74,9 +73,9 @@ test('the inspector explains the nginx Deployment and its pods, edits it and del
   await inspector.getByRole('button', { name: 'Apply changes' }).click();
   const output = inspector.getByRole('log', { name: 'Inspector output' });
   await expect(output).toHaveText('deployment.apps/nginx edited');
-  await expect(inspector.getByText('2/2 ready')).toBeVisible({ timeout: 20_000 });
+  await expect(inspector.getByText('2/2 ready')).toBeVisible({ timeout: 60_000 });
   await expect(app.cellOf(app.row(deployment), 'Status')).toHaveText('2/2');
-  await expect(app.rowsNamed('Pod', 'nginx-')).toHaveCount(2, { timeout: 20_000 });
+  await expect(app.rowsNamed('Pod', 'nginx-')).toHaveCount(2, { timeout: 60_000 });
 
   // Delete in the foreground: the dialog, then gone with its dependents.
   await inspector.getByRole('button', { name: 'Delete…' }).click();
@@ -86,10 +85,10 @@ test('the inspector explains the nginx Deployment and its pods, edits it and del
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(dialog).toHaveCount(0);
   await expect(output).toHaveText('deployment.apps "nginx" deleted');
-  await expect(inspector.getByText('default/nginx no longer exists.')).toBeVisible({ timeout: 20_000 });
+  await expect(inspector.getByText('default/nginx no longer exists.')).toBeVisible({ timeout: 60_000 });
   await expect(app.row(deployment)).toHaveCount(0);
   await expect(app.rowsNamed('ReplicaSet', 'nginx-')).toHaveCount(0);
-  await expect(app.rowsNamed('Pod', 'nginx-')).toHaveCount(0, { timeout: 20_000 });
+  await expect(app.rowsNamed('Pod', 'nginx-')).toHaveCount(0, { timeout: 60_000 });
   await page.screenshot({ path: test.info().outputPath('inspector.png') });
   expect(app.errors).toEqual([]);
 });

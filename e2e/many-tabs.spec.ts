@@ -9,7 +9,6 @@ const clusterWorkers = (page: Page) => page.workers().filter((w) => /\/assets\/w
 const manifest = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
 
 test('one tab runs the control plane, another follows it live and takes over when it closes', async ({ context }) => {
-  test.setTimeout(90_000);
   const a = await new Playground(await context.newPage()).goto();
   await expect(a.page.getByRole('note', { name: 'Control plane runs in this tab' })).toBeAttached();
   const b = await new Playground(await context.newPage()).goto();

@@ -15,7 +15,7 @@ test('the Objects graph draws Deployment → ReplicaSet → 3 Pods reaching 3/3,
   const graph = await app.showObjectsGraph();
   await expect(graph).toHaveAccessibleName('Object graph of namespace default');
   await expect(graph.getByRole('button', { name: /^Deployment nginx, \d\/3$/ })).toBeVisible();
-  await expect(graph.getByRole('button', { name: 'Deployment nginx, 3/3', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(graph.getByRole('button', { name: 'Deployment nginx, 3/3', exact: true })).toBeVisible({ timeout: 60_000 });
   const replicaSet = graph.getByRole('button', { name: /^ReplicaSet nginx-[a-z0-9]+, 3\/3$/ });
   await expect(replicaSet).toBeVisible();
   const rs = /^ReplicaSet (\S+),/.exec((await replicaSet.getAttribute('aria-label'))!)![1];
@@ -62,7 +62,7 @@ test('scaling down and up again: a pod goes and a new one comes, and the nodes t
   await app.apply(nginx);
   await expect(app.applyResults).toHaveText('deployment.apps/nginx created');
   const graph = await app.showObjectsGraph();
-  await expect(graph.getByRole('button', { name: 'Deployment nginx, 3/3', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(graph.getByRole('button', { name: 'Deployment nginx, 3/3', exact: true })).toBeVisible({ timeout: 60_000 });
   const pods = graph.getByRole('button', { name: /^Pod nginx-\S+, Running$/ });
   await expect(pods).toHaveCount(3);
   const names = async () => (await pods.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')!))).map((l) => /^Pod (\S+),/.exec(l)![1]);
@@ -75,13 +75,13 @@ test('scaling down and up again: a pod goes and a new one comes, and the nodes t
 
   await app.apply(nginx.replace('replicas: 3', 'replicas: 2'));
   await expect(app.applyResults).toHaveText('deployment.apps/nginx configured');
-  await expect(graph.getByRole('button', { name: 'Deployment nginx, 2/2', exact: true })).toBeVisible({ timeout: 20_000 });
-  await expect(pods).toHaveCount(2, { timeout: 20_000 });
+  await expect(graph.getByRole('button', { name: 'Deployment nginx, 2/2', exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(pods).toHaveCount(2, { timeout: 60_000 });
   const kept = await names();
   for (const p of kept) expect(await podPlace(p)).toBe(before[p]);
 
   await app.apply(nginx);
-  await expect(graph.getByRole('button', { name: 'Deployment nginx, 3/3', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(graph.getByRole('button', { name: 'Deployment nginx, 3/3', exact: true })).toBeVisible({ timeout: 60_000 });
   await expect(pods).toHaveCount(3);
   for (const p of kept) expect(await podPlace(p)).toBe(before[p]);
   expect(await place(/^Deployment nginx,/)).toBe(deployment);

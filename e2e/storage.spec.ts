@@ -4,7 +4,6 @@ import { Playground } from './models/playground';
 const pod = { kind: 'Pod', name: 'writer', namespace: 'default' };
 
 test('the storage sample: the claim is provisioned and Bound, its volume attached, and the pod Running', async ({ page }) => {
-  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1600, height: 900 });
   const app = await new Playground(page).goto();
   await expect(app.editor).toBeAttached();
@@ -25,6 +24,6 @@ test('the storage sample: the claim is provisioned and Bound, its volume attache
 
   // The attach/detach step per node: the Nodes view lists the volume on the node that holds the pod.
   await page.getByRole('tab', { name: 'Nodes' }).click();
-  await expect(page.getByRole('list', { name: /^Volumes of node-\d$/ })).toContainText(/pvc-[0-9a-f-]+ \(attached, in use\)/, { timeout: 30_000 });
+  await expect(page.getByRole('list', { name: /^Volumes of node-\d$/ })).toContainText(/pvc-[0-9a-f-]+ \(attached, in use\)/, { timeout: 60_000 });
   expect(app.errors).toEqual([]);
 });

@@ -55,7 +55,7 @@ test('kubectl exec -- wget in the console fetches nginx through the Service; nsl
     await expect(output).toContainText(/hello\s+2\/2/, { timeout: 1000 });
     await app.kubectl('kubectl get pod shell --no-headers');
     await expect(output).toContainText(/shell\s+1\/1\s+Running/, { timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
 
   await app.kubectl('kubectl exec shell -- wget -qO- http://hello');
   await expect(output).toContainText('<title>Welcome to nginx!</title>');

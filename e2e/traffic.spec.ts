@@ -33,8 +33,8 @@ test('Send traffic to a Service: nginx answers the client pod; a NetworkPolicy d
   await expect(app.applyResults).toContainText('networkpolicy.networking.k8s.io/web-allow-client created');
 
   const graph = await app.showObjectsGraph();
-  await expect(graph.getByRole('button', { name: 'Deployment web, 2/2', exact: true })).toBeVisible({ timeout: 20_000 });
-  await expect(graph.getByRole('button', { name: 'Pod client, Running', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(graph.getByRole('button', { name: 'Deployment web, 2/2', exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(graph.getByRole('button', { name: 'Pod client, Running', exact: true })).toBeVisible({ timeout: 60_000 });
 
   // The Service's inspector opens the panel with its cluster DNS name.
   await graph.getByRole('button', { name: /^Service web\b/ }).click();
