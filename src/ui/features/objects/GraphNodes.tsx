@@ -10,7 +10,7 @@ import { parsePodCounts, objectById, selectPodCountsOfOwner } from './graph-sele
 import { kindShortName } from './kind-icons';
 import type { ObjectGraphNode } from './object-graph';
 import { objectTitle } from './object-graph';
-import { useObjectsView } from './objects-view-state';
+import { ObjectsMode, objectsViewStore, useObjectsView } from './objects-view-state';
 
 export type GraphNodeData = {
   node: ObjectGraphNode;
@@ -152,4 +152,60 @@ export const PodGroupNode = memo(function PodGroupNode({ data }: NodeProps<Graph
   );
 });
 
-export const graphNodeTypes = { object: ObjectNode, pods: PodGroupNode };
+/** "ConfigMaps in default, 10000 not used by any pod": a leaf group's accessible name. */
+export function leafGroupLabel(title: string, count: number): string {
+  return `${title}, ${count} not used by any pod`;
+}
+
+/** "Show the 10000 ConfigMaps in default one by one": the Expand action's name. */
+export function leafGroupExpandLabel(node: Pick<ObjectGraphNode, 'kind' | 'namespace' | 'count'>): string {
+  return `Show the ${node.count ?? 0} ${node.kind}s in ${node.namespace ?? ''} one by one`;
+}
+
+/**
+ * A namespace's ConfigMaps (or Secrets) that nothing links to, as one node: its kind and count. Opening it shows
+ * the Objects table, where every one of them is a row; Expand draws them one by one.
+ */
+export const LeafGroupNode = memo(function LeafGroupNode({ data }: NodeProps<GraphFlowNode>) {
+  const { node, leaving } = data;
+  const toggleExpanded = useObjectsView((s) => s.toggleExpanded);
+  const count = node.count ?? 0;
+  const title = objectTitle(node, true);
+
+  const body = (
+    <>
+      <span className="graph-node-icon" aria-hidden="true">
+        {kindShortName(node.kind)}
+      </span>
+      <span className="graph-node-kind">{node.kind}s</span>
+      <span className="graph-node-status" data-tone="neutral">
+        {count}
+      </span>
+      <span className="graph-node-name">{node.namespace}</span>
+      <span className="graph-node-detail">not used by any pod</span>
+    </>
+  );
+
+  return (
+    <div className="graph-node-shell" data-leaving={leaving || undefined}>
+      <Handle type="target" position={Position.Left} isConnectable={false} />
+      {leaving ? (
+        <div className="graph-node graph-node-group" data-kind={node.kind} aria-hidden="true">
+          {body}
+        </div>
+      ) : (
+        <button type="button" className="graph-node graph-node-group" data-kind={node.kind} aria-label={leafGroupLabel(title, count)} onClick={() => objectsViewStore.getState().setMode(ObjectsMode.Table)}>
+          {body}
+        </button>
+      )}
+      {!leaving && (
+        <button type="button" className="graph-node-action" aria-label={leafGroupExpandLabel(node)} onClick={() => toggleExpanded(node.id)}>
+          Expand
+        </button>
+      )}
+      <Handle type="source" position={Position.Right} isConnectable={false} />
+    </div>
+  );
+});
+
+export const graphNodeTypes = { object: ObjectNode, pods: PodGroupNode, objects: LeafGroupNode };

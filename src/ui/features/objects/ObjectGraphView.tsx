@@ -13,7 +13,7 @@ import { layoutObjectGraph, nodeHeight, nodeWidth } from './graph-layout';
 import type { GraphFlowNode } from './GraphNodes';
 import { graphNodeTypes } from './GraphNodes';
 import type { ObjectGraphEdge, ObjectGraphNode } from './object-graph';
-import { AllNamespaces, objectTitle } from './object-graph';
+import { AllNamespaces, objectTitle, parseLeafGroupId } from './object-graph';
 import { useObjectsView } from './objects-view-state';
 import { usePresence } from './use-presence';
 import { TrafficTokens } from '../traffic/TrafficTokens';
@@ -85,6 +85,7 @@ export const ObjectGraphView = memo(function ObjectGraphView() {
   const tidyLayout = useObjectsView((s) => s.tidyLayout);
   const namespaces = useAppStore(selectNamespaceNames);
   const dark = useAppStore(selectEffectiveDark);
+  const toggleExpanded = useObjectsView((s) => s.toggleExpanded);
   return (
     <div className="object-graph">
       <div className="graph-toolbar">
@@ -112,6 +113,15 @@ export const ObjectGraphView = memo(function ObjectGraphView() {
         >
           Send traffic
         </button>
+        {/* Leaf groups shown one by one have no node of their own to fold them back: the toolbar offers it. */}
+        {[...expanded]
+          .map((id) => [id, parseLeafGroupId(id)] as const)
+          .filter(([, group]) => group && (namespace === AllNamespaces || group.namespace === namespace))
+          .map(([id, group]) => (
+            <button key={id} type="button" className="small graph-tool" onClick={() => toggleExpanded(id)}>
+              Group the {group!.kind}s in {group!.namespace}
+            </button>
+          ))}
       </div>
       <div className="object-graph-canvas" aria-label={graphRegionLabel(namespace)} role="region">
         {/* A namespace is its own graph: a fresh layout and viewport. */}

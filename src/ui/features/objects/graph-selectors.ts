@@ -76,11 +76,18 @@ export function makeSelectObjectGraph(namespace: string, expanded: ReadonlySet<s
   };
 }
 
+/** Each stored object's graph input, once per object version: a rebuild over 10,000 objects builds no id strings. */
+const inputCache = new WeakMap<KubeObject, GraphInput>();
+
 function graphInputs(resources: AppState['resources']): GraphInput[] {
   const inputs: GraphInput[] = [];
   for (const resourceKey of graphResourceKeys) {
     const view: ResourceObjects | undefined = resources[resourceKey];
-    for (const [key, obj] of view?.objects ?? []) inputs.push({ id: `${resourceKey}|${key}`, obj });
+    for (const [key, obj] of view?.objects ?? []) {
+      let input = inputCache.get(obj);
+      if (!input) inputCache.set(obj, (input = { id: `${resourceKey}|${key}`, obj }));
+      inputs.push(input);
+    }
   }
   return inputs;
 }

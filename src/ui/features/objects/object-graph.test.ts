@@ -3,7 +3,7 @@ import type { KubeObject } from '../../../shared/api/types';
 import type { HeadlessCluster } from '../../../worker/headless';
 import { createHeadlessCluster } from '../../../worker/headless';
 import type { GraphInput, ObjectGraph } from './object-graph';
-import { AllNamespaces, buildObjectGraph, EdgeKind, graphColumns, objectTitle, podGroupId, podGroupThreshold } from './object-graph';
+import { AllNamespaces, buildObjectGraph, EdgeKind, graphColumns, GraphNodeType, leafGroupId, leafGroupThreshold, objectTitle, parseLeafGroupId, podGroupId, podGroupThreshold } from './object-graph';
 
 const resourceOf: Record<string, string> = {
   Deployment: 'apps/deployments',
@@ -191,6 +191,57 @@ describe('buildObjectGraph', () => {
     const g = buildObjectGraph([rs, ...manyPods(rs, podGroupThreshold)], 'default');
     expect(g.nodes.filter((n) => n.type === 'pods')).toHaveLength(0);
     expect(g.nodes.filter((n) => n.kind === 'Pod')).toHaveLength(podGroupThreshold);
+  });
+
+  const manyOf = (kind: string, prefix: string, n: number, namespace = 'default') => Array.from({ length: n }, (_, i) => input(kind, `${prefix}-${i}`, {}, namespace));
+
+  it(`groups a namespace's ConfigMaps and Secrets that nothing links to beyond ${leafGroupThreshold}; linked ones stay nodes`, () => {
+    const loose = manyOf('ConfigMap', 'loose', leafGroupThreshold + 1);
+    const looseElsewhere = manyOf('ConfigMap', 'loose', leafGroupThreshold + 5, 'kube-system');
+    const secrets = manyOf('Secret', 'token', leafGroupThreshold + 2);
+    // Owned by a shown Deployment: linked, so one by one.
+    const owned = input('ConfigMap', 'owned', { metadata: { name: 'owned', ...ownedBy(deployment) } });
+    const g = buildObjectGraph([...all, ...loose, ...looseElsewhere, ...secrets, owned], 'default');
+    const groups = g.nodes.filter((n) => n.type === GraphNodeType.Objects);
+    expect(groups).toEqual([
+      { id: leafGroupId('ConfigMap', 'default'), type: 'objects', kind: 'ConfigMap', name: 'ConfigMaps', namespace: 'default', column: graphColumns.ConfigMap, count: leafGroupThreshold + 1 },
+      // The pod's pull secret and the others it uses are linked; the loose tokens are grouped.
+      { id: leafGroupId('Secret', 'default'), type: 'objects', kind: 'Secret', name: 'Secrets', namespace: 'default', column: graphColumns.Secret, count: leafGroupThreshold + 2 },
+    ]);
+    // Every ConfigMap and Secret the pod mounts or reads, and the owned one, is still its own node with its edge.
+    for (const used of [cfg, envCfg, projectedCfg, secret, keySecret, projectedSecret, pullSecret]) expect(g.edges.some((e) => e.source === pod.id && e.target === used.id)).toBe(true);
+    expect(g.edges.some((e) => e.source === deployment.id && e.target === owned.id && e.kind === EdgeKind.Owns)).toBe(true);
+    expect(g.nodes.filter((n) => n.kind === 'ConfigMap' && n.type === GraphNodeType.Object).map((n) => n.name).sort()).toEqual(['cfg', 'env-cfg', 'owned', 'projected-cfg']);
+    expect(g.nodes.length).toBeLessThan(all.length + 3);
+    expect(objectTitle(groups[0], false)).toBe('ConfigMaps in default');
+
+    // Every namespace: one group per namespace and kind.
+    const everywhere = buildObjectGraph([...all, ...loose, ...looseElsewhere, ...secrets], AllNamespaces);
+    expect(everywhere.nodes.filter((n) => n.type === GraphNodeType.Objects).map((n) => `${n.id}#${n.count}`)).toEqual([
+      `${leafGroupId('ConfigMap', 'default')}#${leafGroupThreshold + 1}`,
+      `${leafGroupId('ConfigMap', 'kube-system')}#${leafGroupThreshold + 6}`,
+      `${leafGroupId('Secret', 'default')}#${leafGroupThreshold + 2}`,
+    ]);
+  });
+
+  it(`does not group ${leafGroupThreshold} loose ConfigMaps, shows an expanded group one by one, and a count change changes the signature`, () => {
+    const twenty = manyOf('ConfigMap', 'loose', leafGroupThreshold);
+    expect(buildObjectGraph([node, ...twenty], 'default').nodes.filter((n) => n.kind === 'ConfigMap')).toHaveLength(leafGroupThreshold);
+    const more = [...twenty, input('ConfigMap', 'loose-x')];
+    const grouped = buildObjectGraph([node, ...more], 'default');
+    expect(grouped.nodes.map((n) => n.id)).toEqual([leafGroupId('ConfigMap', 'default'), node.id]);
+    const expanded = buildObjectGraph([node, ...more], 'default', { expanded: new Set([leafGroupId('ConfigMap', 'default')]) });
+    expect(expanded.nodes.filter((n) => n.kind === 'ConfigMap' && n.type === GraphNodeType.Object)).toHaveLength(leafGroupThreshold + 1);
+    const oneMore = buildObjectGraph([node, ...more, input('ConfigMap', 'loose-y')], 'default');
+    expect(oneMore.nodes.map((n) => n.id)).toEqual(grouped.nodes.map((n) => n.id));
+    expect(oneMore.signature).not.toBe(grouped.signature);
+    expect(parseLeafGroupId(leafGroupId('Secret', 'team-a'))).toEqual({ kind: 'Secret', namespace: 'team-a' });
+    expect(parseLeafGroupId(podGroupId(rs.id))).toBeUndefined();
+  });
+
+  it('bounds the graph of 10,000 loose ConfigMaps to one node', () => {
+    const g = buildObjectGraph([node, ...manyOf('ConfigMap', 'bench-cm', 10_000)], 'default');
+    expect(g.nodes.map((n) => `${n.id}#${n.count ?? ''}`)).toEqual([`${leafGroupId('ConfigMap', 'default')}#10000`, `${node.id}#`]);
   });
 });
 

@@ -1,5 +1,7 @@
 // The Objects graph as data: which API objects are nodes and how they are linked (owner → dependent,
 // Service → Pods, Pod → Node, Pod → ConfigMap/Secret/PVC, PVC → PV). Pure, so it is tested without React Flow.
+// Its size is bounded by what a person can read: a big owner's pods are one group node, and so are a namespace's
+// many ConfigMaps (or Secrets) that nothing links to; what pods use, and what owns or is owned, stays one by one.
 import type { KubeObject } from '../../../shared/api/types';
 
 /** The namespace filter's "every namespace" choice. */
@@ -33,13 +35,23 @@ const clusterScoped: ReadonlySet<string> = new Set(['Node', 'PersistentVolume'])
 /** An owner with more pods than this shows them as one group node (a 500-replica ReplicaSet is one box). */
 export const podGroupThreshold = 20;
 
+/**
+ * A namespace with more ConfigMaps (or Secrets) than this that no shown object links to (no pod mounts or reads
+ * them, no owner references) shows those as one group node: 10,000 unused ConfigMaps are one box, not a column of
+ * 10,000 that no one can read (and that would take seconds to lay out and draw).
+ */
+export const leafGroupThreshold = 20;
+
+/** Kinds whose unlinked objects are grouped per namespace beyond leafGroupThreshold. */
+export const leafGroupKinds: ReadonlySet<string> = new Set(['ConfigMap', 'Secret']);
+
 /** An object with the id the store knows it by ("group/resource|namespace/name"). */
 export interface GraphInput {
   id: string;
   obj: KubeObject;
 }
 
-export const GraphNodeType = { Object: 'object', Pods: 'pods' } as const;
+export const GraphNodeType = { Object: 'object', Pods: 'pods', Objects: 'objects' } as const;
 export type GraphNodeType = (typeof GraphNodeType)[keyof typeof GraphNodeType];
 
 export interface ObjectGraphNode {
@@ -55,6 +67,8 @@ export interface ObjectGraphNode {
   owner?: { id: string; uid: string; kind: string; name: string };
   /** An owner whose pods would be grouped but are shown one by one (the user expanded them). */
   expanded?: boolean;
+  /** A leaf group (GraphNodeType.Objects): how many objects of `kind` in `namespace` it stands for. */
+  count?: number;
 }
 
 export const EdgeKind = {
@@ -77,12 +91,12 @@ export interface ObjectGraphEdge {
 export interface ObjectGraph {
   nodes: ObjectGraphNode[];
   edges: ObjectGraphEdge[];
-  /** Changes only when node ids or edges change: what the layout and React Flow's lists depend on. */
+  /** Changes only when node ids, group counts or edges change: what the layout and React Flow's lists depend on. */
   signature: string;
 }
 
 export interface BuildOptions {
-  /** Owner graph ids whose pods are shown one by one even above the threshold. */
+  /** Owner graph ids whose pods, and leaf group ids whose objects, are shown one by one even above the threshold. */
   expanded?: ReadonlySet<string>;
 }
 
@@ -113,25 +127,35 @@ interface PodSpecLike {
 /** The graph of one namespace's (or every namespace's) workload objects, with the cluster's Nodes and volumes. */
 export function buildObjectGraph(inputs: readonly GraphInput[], namespace: string, options: BuildOptions = {}): ObjectGraph {
   const all = namespace === AllNamespaces;
-  const shown = inputs
-    .filter(({ obj }) => graphKinds.has(obj.kind) && inNamespace(obj, namespace, all))
-    .sort((a, b) => cmp(a.id, b.id));
-
+  // ConfigMaps and Secrets without owners are leaf candidates: they make no edge of their own (only a pod using
+  // them, or an object they own, links to them), so they are neither sorted nor drawn until grouping decides.
+  const shown: GraphInput[] = [];
+  const leaves: GraphInput[] = [];
   const byUid = new Map<string, string>();
   const byRef = new Map<string, string>();
-  for (const { id, obj } of shown) {
+  const inputById = new Map<string, KubeObject>();
+  for (const input of inputs) {
+    const { id, obj } = input;
+    if (!graphKinds.has(obj.kind) || !inNamespace(obj, namespace, all)) continue;
     if (obj.metadata.uid) byUid.set(obj.metadata.uid, id);
-    byRef.set(refKey(obj.kind, obj.metadata.namespace, obj.metadata.name), id);
+    byRef.set(refKeyOf(obj), id);
+    if (leafGroupKinds.has(obj.kind) && !obj.metadata.ownerReferences?.length) {
+      leaves.push(input);
+      continue;
+    }
+    shown.push(input);
+    inputById.set(id, obj);
   }
-  const inputById = new Map(shown.map((i) => [i.id, i.obj]));
+  shown.sort((a, b) => cmp(a.id, b.id));
 
   // Pods of big owners collapse into one node per owner; `drawnAs` maps an object to the node it is drawn in.
   const podsOfOwner = new Map<string, string[]>();
   for (const { id, obj } of shown) {
     if (obj.kind !== 'Pod') continue;
     const owner = controllerOf(obj, byUid);
-    // Only controllers drawn left of pods group them (a mirror pod's Node does not).
-    if (!owner || graphColumns[inputById.get(owner)!.kind] >= graphColumns.Pod) continue;
+    // Only controllers drawn left of pods group them (a mirror pod's Node, or a leaf, does not).
+    const ownerKind = owner && inputById.get(owner)?.kind;
+    if (!ownerKind || graphColumns[ownerKind] >= graphColumns.Pod) continue;
     const list = podsOfOwner.get(owner);
     if (list) list.push(id);
     else podsOfOwner.set(owner, [id]);
@@ -166,6 +190,8 @@ export function buildObjectGraph(inputs: readonly GraphInput[], namespace: strin
     if (expandedOwners.has(id)) node.expanded = true;
     nodes.push(node);
   }
+  // While edges are found a leaf candidate is drawn as itself (one that is linked is never grouped).
+  for (const { id } of leaves) drawnAs.set(id, id);
 
   // Targets linked from each source: the pods of a group repeat the same few edges (owner → group, group →
   // node), found here without building an id string for each.
@@ -232,8 +258,82 @@ export function buildObjectGraph(inputs: readonly GraphInput[], namespace: strin
     }
   }
 
-  const signature = `${nodes.map((n) => `${n.id}${n.expanded ? '+' : ''}`).join(',')}|${edges.map((e) => e.id).join(',')}`;
-  return { nodes, edges, signature };
+  const drawn = withLeaves(nodes, leaves, edges, options.expanded);
+  const signature = `${drawn.map(nodeSignature).join(',')}|${edges.map((e) => e.id).join(',')}`;
+  return { nodes: drawn, edges, signature };
+}
+
+const nodeSignature = (n: ObjectGraphNode) => `${n.id}${n.expanded ? '+' : ''}${n.count !== undefined ? `#${n.count}` : ''}`;
+
+/**
+ * Adds the leaf candidates to the nodes: each namespace's unlinked ConfigMaps (Secrets) become one group node when
+ * there are more than leafGroupThreshold of them (unless the user expanded that group), the others (linked, or
+ * few) are nodes one by one. Objects keep the ids' order, a group taking the place of its first member; only the
+ * drawn leaves are sorted, so 10,000 grouped ConfigMaps cost a pass, not a sort and 10,000 nodes.
+ */
+function withLeaves(nodes: ObjectGraphNode[], leaves: readonly GraphInput[], edges: readonly ObjectGraphEdge[], expanded: ReadonlySet<string> | undefined): ObjectGraphNode[] {
+  if (leaves.length === 0) return nodes;
+  const linked = new Set<string>();
+  for (const e of edges) {
+    linked.add(e.source);
+    linked.add(e.target);
+  }
+  // Unlinked leaves by namespace, then kind (no key string built per object); `bucketOf[i]` is leaves[i]'s.
+  const buckets = new Map<string, Map<string, GraphInput[]>>();
+  const bucketOf: (GraphInput[] | undefined)[] = new Array(leaves.length);
+  for (let i = 0; i < leaves.length; i++) {
+    const leaf = leaves[i];
+    if (linked.has(leaf.id)) continue;
+    const ns = leaf.obj.metadata.namespace ?? '';
+    let byKind = buckets.get(ns);
+    if (!byKind) buckets.set(ns, (byKind = new Map()));
+    let list = byKind.get(leaf.obj.kind);
+    if (!list) byKind.set(leaf.obj.kind, (list = []));
+    list.push(leaf);
+    bucketOf[i] = list;
+  }
+  // What is added to the objects, each with the id it sorts by.
+  const added: { sortId: string; node: ObjectGraphNode }[] = [];
+  const grouped = new Set<GraphInput[]>();
+  for (const [ns, byKind] of buckets) {
+    for (const [kind, members] of byKind) {
+      const id = leafGroupId(kind, ns);
+      if (members.length <= leafGroupThreshold || expanded?.has(id)) continue;
+      let first = members[0].id;
+      for (const m of members) if (m.id < first) first = m.id;
+      grouped.add(members);
+      added.push({ sortId: first, node: { id, type: GraphNodeType.Objects, kind, name: `${kind}s`, namespace: ns, column: graphColumns[kind], count: members.length } });
+    }
+  }
+  for (let i = 0; i < leaves.length; i++) {
+    const bucket = bucketOf[i];
+    if (bucket && grouped.has(bucket)) continue;
+    const { id, obj } = leaves[i];
+    const node: ObjectGraphNode = { id, type: GraphNodeType.Object, kind: obj.kind, name: obj.metadata.name ?? '', column: graphColumns[obj.kind] };
+    if (obj.metadata.namespace) node.namespace = obj.metadata.namespace;
+    added.push({ sortId: id, node });
+  }
+  added.sort((a, b) => cmp(a.sortId, b.sortId));
+  // Pod groups come first (as buildObjectGraph puts them), then the objects merged in id order.
+  const merged: ObjectGraphNode[] = [];
+  let i = 0;
+  for (const n of nodes) {
+    if (n.type === GraphNodeType.Object) while (i < added.length && added[i].sortId < n.id) merged.push(added[i++].node);
+    merged.push(n);
+  }
+  while (i < added.length) merged.push(added[i++].node);
+  return merged;
+}
+
+/** The id of the group node standing for a namespace's unlinked objects of a kind. */
+export function leafGroupId(kind: string, namespace: string): string {
+  return `objects:${kind}:${namespace}`;
+}
+
+/** The kind and namespace of a leaf group id; undefined for any other id. */
+export function parseLeafGroupId(id: string): { kind: string; namespace: string } | undefined {
+  const [prefix, kind, namespace] = id.split(':');
+  return prefix === 'objects' && kind && namespace !== undefined ? { kind, namespace } : undefined;
 }
 
 export function podGroupId(ownerId: string): string {
@@ -250,6 +350,14 @@ function inNamespace(obj: KubeObject, namespace: string, all: boolean): boolean 
   }
   if (clusterScoped.has(obj.kind)) return true;
   return all || (obj.metadata.namespace ?? '') === namespace;
+}
+
+const refKeys = new WeakMap<KubeObject, string>();
+/** refKey of a stored object, once per object version (stored objects are immutable). */
+function refKeyOf(obj: KubeObject): string {
+  let key = refKeys.get(obj);
+  if (key === undefined) refKeys.set(obj, (key = refKey(obj.kind, obj.metadata.namespace, obj.metadata.name)));
+  return key;
 }
 
 function refKey(kind: string, namespace: string | undefined, name: string | undefined): string {
@@ -272,6 +380,8 @@ function cmp(a: string, b: string): number {
 
 /** "Deployment nginx" (or "Deployment default/nginx" when namespaces are mixed): how nodes and edges are named. */
 export function objectTitle(node: Pick<ObjectGraphNode, 'kind' | 'name' | 'namespace' | 'type' | 'owner'>, withNamespace: boolean): string {
+  // A leaf group always names its namespace: it stands for the namespace's objects of its kind.
+  if (node.type === GraphNodeType.Objects) return `${node.kind}s in ${node.namespace ?? ''}`;
   if (node.type === GraphNodeType.Pods && node.owner) return `Pods of ${node.owner.kind} ${withNamespace && node.namespace ? `${node.namespace}/` : ''}${node.owner.name}`;
   return `${node.kind} ${withNamespace && node.namespace ? `${node.namespace}/` : ''}${node.name}`;
 }
