@@ -77,6 +77,9 @@ function onTabKey(e: KeyboardEvent<HTMLDivElement>, view: CanvasView) {
   document.getElementById(`view-${target.id}-tab`)?.focus();
 }
 
+/** The view's box is the layout's, whatever it shows: a change inside (a graph of a thousand pods) lays out there only. */
+const contained = { contain: 'strict' } as const;
+
 function CanvasTabs() {
   const view = useAppStore(selectView);
   return (
@@ -97,7 +100,7 @@ function CanvasTabs() {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`view-${view}`} aria-labelledby={`view-${view}-tab`} className="canvas-body">
+      <div role="tabpanel" id={`view-${view}`} aria-labelledby={`view-${view}-tab`} className="canvas-body" style={contained}>
         <Suspense fallback={<ViewLoading />}>
           {view === 'control-plane' && <RequestFlow.Component />}
           {view === 'objects' && <ObjectsView />}

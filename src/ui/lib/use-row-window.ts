@@ -18,7 +18,13 @@ export interface RowWindowView extends RowWindow {
  * `scroller` scrolls the table; `firstRow` is the first rendered data row, measured once for the row height.
  * The header above the rows is not subtracted from scrollTop: the overscan covers it.
  */
-export function useRowWindow(count: number, scroller: RefObject<HTMLElement | null>, firstRow: RefObject<HTMLElement | null>): RowWindowView {
+export function useRowWindow(
+  count: number,
+  scroller: RefObject<HTMLElement | null>,
+  firstRow: RefObject<HTMLElement | null>,
+  options: { overscan?: number; fullBelow?: number } = {},
+): RowWindowView {
+  const { overscan, fullBelow } = options;
   const [rowHeight, setRowHeight] = useState(assumedRowHeight);
   // The latest scroll position and height, read on scroll; a render happens only when the window moves.
   const view = useRef({ scrollTop: 0, height: 0 });
@@ -28,9 +34,11 @@ export function useRowWindow(count: number, scroller: RefObject<HTMLElement | nu
     scrollTop: view.current.scrollTop,
     viewportHeight: view.current.height,
     rowHeight,
+    overscan,
+    fullBelow,
   });
-  const current = useRef({ count, rowHeight, win });
-  current.current = { count, rowHeight, win };
+  const current = useRef({ count, rowHeight, win, overscan, fullBelow });
+  current.current = { count, rowHeight, win, overscan, fullBelow };
 
   // Measured once rows exist (a layout read, but once, not per update).
   const measured = count > 0;
@@ -47,12 +55,14 @@ export function useRowWindow(count: number, scroller: RefObject<HTMLElement | nu
     const read = () => {
       frame = 0;
       view.current = { scrollTop: el.scrollTop, height: el.clientHeight };
-      const { count: n, rowHeight: h, win: shown } = current.current;
+      const { count: n, rowHeight: h, win: shown, overscan: o, fullBelow: f } = current.current;
       const next = rowWindow({
         count: n,
         scrollTop: view.current.scrollTop,
         viewportHeight: view.current.height,
         rowHeight: h,
+        overscan: o,
+        fullBelow: f,
       });
       if (next.start !== shown.start || next.end !== shown.end) rerender();
     };

@@ -10,7 +10,24 @@ export interface ResourceObjects {
   objects: ReadonlyMap<string, KubeObject>;
   /** The resourceVersion the last batch reached. */
   resourceVersion: string;
+  /**
+   * What the store update that published this map changed, against the map it replaced: selectors that derive
+   * from the last version they saw patch in these keys instead of rescanning every object. Absent after a relist
+   * (the whole map is new) and on maps built elsewhere (tests): then a derived view is rebuilt.
+   */
+  change?: ResourceChange;
 }
+
+export interface ResourceChange {
+  /** The `generation` of the ResourceObjects this one replaced (a number, not the object: no chain of old maps). */
+  baseGeneration: number;
+  /** This map's generation; unique per published map. */
+  generation: number;
+  /** Keys added, updated or removed: each is in `objects` or gone. */
+  touched: ReadonlySet<string>;
+}
+
+let nextGeneration = 1;
 
 /** One watch batch for one resource ("group/resource"), as cluster-sync queues them between two frames. */
 export interface KeyedBatch {
@@ -42,7 +59,7 @@ export const createObjectsSlice: StateCreator<AppState, [], [], ObjectsSlice> = 
     if (batches.length === 0) return;
     set((state) => {
       // Each changed resource's map is copied once per call, then written in place until published.
-      const drafts = new Map<string, { objects: Map<string, KubeObject>; resourceVersion: string }>();
+      const drafts = new Map<string, { objects: Map<string, KubeObject>; resourceVersion: string; touched?: Set<string> }>();
       for (const item of batches) {
         const { resourceKey: key, batch } = item;
         let draft = drafts.get(key);
@@ -52,18 +69,30 @@ export const createObjectsSlice: StateCreator<AppState, [], [], ObjectsSlice> = 
           draft = { objects: new Map(), resourceVersion: batch.resourceVersion };
           drafts.set(key, draft);
         } else if (!draft) {
-          draft = { objects: new Map(state.resources[key]?.objects ?? []), resourceVersion: batch.resourceVersion };
+          const base = state.resources[key];
+          draft = { objects: new Map(base?.objects ?? []), resourceVersion: batch.resourceVersion, touched: base?.change ? new Set() : undefined };
           drafts.set(key, draft);
         }
-        const { objects } = draft;
+        const { objects, touched } = draft;
         const { diff } = batch;
         for (const k in diff.removed) objects.delete(k);
         for (const k in diff.added) objects.set(k, diff.added[k]);
         for (const k in diff.updated) objects.set(k, diff.updated[k]);
+        if (touched) {
+          for (const k in diff.removed) touched.add(k);
+          for (const k in diff.added) touched.add(k);
+          for (const k in diff.updated) touched.add(k);
+        }
         draft.resourceVersion = batch.resourceVersion;
       }
       const resources: Record<string, ResourceObjects> = { ...state.resources };
-      for (const [key, draft] of drafts) resources[key] = draft;
+      for (const [key, draft] of drafts) {
+        const generation = nextGeneration++;
+        const base = state.resources[key]?.change;
+        // A relist (no touched set) starts a new line of generations: nothing can be patched across it.
+        const change: ResourceChange = draft.touched && base ? { baseGeneration: base.generation, generation, touched: draft.touched } : { baseGeneration: 0, generation, touched: new Set() };
+        resources[key] = { objects: draft.objects, resourceVersion: draft.resourceVersion, change };
+      }
       return { resources };
     });
   },

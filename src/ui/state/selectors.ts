@@ -97,8 +97,15 @@ export const selectSelection = (s: AppState) => s.selected;
 export const selectRequests = (s: AppState) => s.requests;
 
 /** Dark when chosen, or when following the system and the system prefers dark. */
-export const selectEffectiveDark = (s: AppState) =>
-  s.theme === 'dark' || (s.theme === 'system' && typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches);
+export const selectEffectiveDark = (s: AppState) => s.theme === 'dark' || (s.theme === 'system' && prefersDark());
+
+// Selectors run on every store update (each frame of a rollout): one MediaQueryList, read, not one made per call.
+let darkQuery: MediaQueryList | undefined;
+function prefersDark(): boolean {
+  if (typeof matchMedia !== 'function') return false;
+  darkQuery ??= matchMedia('(prefers-color-scheme: dark)');
+  return darkQuery.matches;
+}
 
 /** The selected object as the watch last delivered it; undefined once it is gone. */
 export const selectSelectedObject = (s: AppState): KubeObject | undefined =>
@@ -120,21 +127,71 @@ export interface EventRow {
 let lastEvents: ResourceObjects | undefined;
 let lastEventRows: EventRow[] = [];
 
-/** core/v1 Events, newest last, as `kubectl get events` shows them. */
+/**
+ * core/v1 Events, newest last, as `kubectl get events` shows them. A rollout brings thousands of Events and
+ * changes a few dozen a frame: when the map is the successor of the one the rows were built from, only the
+ * touched keys are taken out and put back in their sorted places (a binary search each); anything else rebuilds.
+ */
 export function selectEventRows(state: AppState): EventRow[] {
   const view = state.resources['/events'];
   if (view === lastEvents) return lastEventRows;
-  const rows: EventRow[] = [];
-  for (const [key, e] of view?.objects ?? []) {
-    let row = eventRowCache.get(e);
-    if (!row || row.id !== key) eventRowCache.set(e, (row = toEventRow(key, e)));
-    rows.push(row);
-  }
-  // Map order is mostly arrival order, nearly sorted by time already: the sort is close to linear.
-  rows.sort((a, b) => cmp(a.time, b.time) || cmp(a.id, b.id));
+  const rows = (lastEvents && view && patchEventRows(lastEventRows, lastEvents, view)) ?? buildEventRows(view);
   lastEvents = view;
   lastEventRows = rows;
   return rows;
+}
+
+const byEventOrder = (a: EventRow, b: EventRow) => cmp(a.time, b.time) || cmp(a.id, b.id);
+
+function buildEventRows(view: ResourceObjects | undefined): EventRow[] {
+  const rows: EventRow[] = [];
+  for (const [key, e] of view?.objects ?? []) rows.push(eventRowOf(key, e));
+  // Map order is mostly arrival order, nearly sorted by time already: the sort is close to linear.
+  return rows.sort(byEventOrder);
+}
+
+/** The rows of `view` from those of `prev`, its predecessor; undefined when they cannot be patched. */
+function patchEventRows(prevRows: readonly EventRow[], prev: ResourceObjects, view: ResourceObjects): EventRow[] | undefined {
+  const change = view.change;
+  if (!change || !prev.change || change.baseGeneration !== prev.change.generation) return undefined;
+  // A large change (a relist-sized burst) is cheaper sorted once than inserted one by one.
+  if (change.touched.size > 64 && change.touched.size * 8 > prevRows.length) return undefined;
+  const rows = prevRows.slice();
+  for (const key of change.touched) {
+    const before = prev.objects.get(key);
+    if (before) {
+      const old = eventRowCache.get(before);
+      const at = old ? lowerBound(rows, old) : -1;
+      if (!old || rows[at] !== old) return undefined; // not the row this list holds: rebuild rather than guess
+      rows.splice(at, 1);
+    }
+    const e = view.objects.get(key);
+    if (e) {
+      const row = eventRowOf(key, e);
+      rows.splice(lowerBound(rows, row), 0, row);
+    }
+  }
+  return rows;
+}
+
+/** The first index whose row does not sort before `row`. */
+function lowerBound(rows: readonly EventRow[], row: EventRow): number {
+  let lo = 0;
+  let hi = rows.length;
+  // Most changes are the newest Events: check the end first.
+  if (hi > 0 && byEventOrder(rows[hi - 1], row) < 0) return hi;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (byEventOrder(rows[mid], row) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function eventRowOf(key: string, e: KubeObject): EventRow {
+  let row = eventRowCache.get(e);
+  if (!row || row.id !== key) eventRowCache.set(e, (row = toEventRow(key, e)));
+  return row;
 }
 
 // An Event object that did not change keeps its row (the same identity), so rebuilding the list is cheap.

@@ -1,6 +1,7 @@
 // The bottom timeline: the cluster's Events and the API requests, newest at the bottom.
 import { memo, useEffect, useRef, useState } from 'react';
-import type { RefObject } from 'react';
+import type { Ref, RefObject } from 'react';
+import { useRowWindow } from '../../lib/use-row-window';
 import { formatSimTime } from '../../lib/sim-time';
 import type { EventRow } from '../../state/selectors';
 import { selectEventRows, selectRequests } from '../../state/selectors';
@@ -53,9 +54,9 @@ function useFollowNewest(body: RefObject<HTMLDivElement | null>, content: RefObj
 }
 
 /** One Event's row; memoised, so a new Event renders one row, not the 200 shown. */
-const EventRowView = memo(function EventRowView({ e }: { e: EventRow }) {
+const EventRowView = memo(function EventRowView({ e, rowRef }: { e: EventRow; rowRef?: Ref<HTMLTableRowElement> }) {
   return (
-    <tr>
+    <tr ref={rowRef}>
       <td className="mono">{e.time.slice(11, 19)}</td>
       <td>{e.type}</td>
       <td>{e.reason}</td>
@@ -72,6 +73,30 @@ const EventRowView = memo(function EventRowView({ e }: { e: EventRow }) {
   );
 });
 
+/**
+ * The body's rows change on every batch of a rollout: contained (its size is the panel's, nothing inside moves
+ * anything outside), a new row lays out the timeline only, not the page with the object graph in it.
+ */
+const isolated = { contain: 'strict' } as const;
+
+/** The newest Events the timeline lists. */
+const shownEvents = 200;
+
+/**
+ * The rows around what the panel shows (some dozens of the 200): during a rollout every batch brings Events, and
+ * laying out and painting 200 rows (4,300 px) for a panel a few rows high was most of the timeline's cost per frame.
+ * A short list (what a small cluster has) renders whole.
+ */
+const eventWindow = { overscan: 20, fullBelow: 60 };
+
+function EventRowsSpacer({ height }: { height: number }) {
+  return (
+    <tr aria-hidden="true" className="row-spacer">
+      <td colSpan={5} style={{ height }} />
+    </tr>
+  );
+}
+
 export function Timeline() {
   const [tab, setTab] = useState<Tab>(Tab.Events);
   const events = useAppStore(selectEventRows);
@@ -79,7 +104,10 @@ export function Timeline() {
   const body = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
+  const firstRow = useRef<HTMLTableRowElement>(null);
   useFollowNewest(body, content, bottom, tab);
+  const newest = events.length > shownEvents ? events.slice(-shownEvents) : events;
+  const win = useRowWindow(tab === Tab.Events ? newest.length : 0, body, firstRow, eventWindow);
   return (
     <section className="timeline" aria-label="Timeline">
       <div role="tablist" aria-label="Timeline" className="tabs">
@@ -94,7 +122,7 @@ export function Timeline() {
         </button>
       </div>
       {tab === Tab.Console && <ConsolePanel />}
-      <div className="timeline-body" ref={body} hidden={tab === Tab.Console}>
+      <div className="timeline-body" ref={body} hidden={tab === Tab.Console} style={isolated}>
         <div ref={content}>
           {tab === Tab.Events ? (
           <table id="timeline-events" role="tabpanel" aria-labelledby="timeline-events-tab" className="compact">
@@ -108,9 +136,11 @@ export function Timeline() {
               </tr>
             </thead>
             <tbody>
-              {events.slice(-200).map((e) => (
-                <EventRowView key={e.id} e={e} />
+              {win.above > 0 && <EventRowsSpacer height={win.above} />}
+              {newest.slice(win.start, win.end).map((e, i) => (
+                <EventRowView key={e.id} e={e} rowRef={i === 0 ? firstRow : undefined} />
               ))}
+              {win.below > 0 && <EventRowsSpacer height={win.below} />}
             </tbody>
           </table>
         ) : (
