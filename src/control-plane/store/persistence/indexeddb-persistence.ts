@@ -75,6 +75,13 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
   private logEntries = 0;
   /** Set by claimLeadership(): every write transaction then checks the stored epoch is still this one. */
   private leaderEpoch: number | undefined;
+  /**
+   * The meta record as stored, known once this instance read it (load) or wrote it: a fenced leader is the only
+   * writer, so its cycles need not read it back. That read cost every cycle a round trip through the worker's
+   * event loop before the transaction could commit (its success event queues behind every message waiting
+   * there). 'unknown': read it in the transaction, as an instance that is not the fenced leader always does.
+   */
+  private storedMeta: MetaRecord | undefined | 'unknown' = 'unknown';
 
   constructor(options: IndexedDbPersistenceOptions = {}) {
     super();
@@ -130,6 +137,7 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     for (const record of log) entries += replayLogRecord(record, state);
     this.live = state;
     this.logEntries = entries;
+    this.storedMeta = meta;
     if (!meta && state.size === 0 && logKeys.length === 0) return undefined;
     let revision = meta?.revision ?? 0;
     for (const r of logKeys) if (r > revision) revision = r;
@@ -169,6 +177,8 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     const live = this.live;
     const compact = live !== undefined && last.size > 0 && this.logEntries + last.size >= Math.max(this.minLogEntries, live.size);
     let next: Map<string, KeyValue> | undefined;
+    /** The meta record this cycle puts (once its transaction commits, what is stored). */
+    let written: MetaRecord | undefined;
     try {
       // Fencing: requests run in order, so a stale epoch aborts the transaction before anything of it lands.
       const epoch = this.leaderEpoch;
@@ -191,19 +201,23 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
       } else if (last.size > 0) {
         logStore.put(encodeLogRecord(last), maxRevision);
       }
-      const prevReq = metaStore.get(META_KEY) as IDBRequest<MetaRecord | undefined>;
-      prevReq.onsuccess = () => {
-        try {
-          const prev = prevReq.result;
-          const record: MetaRecord = { revision: Math.max(prev?.revision ?? 0, maxRevision), schemaVersion: DB_VERSION };
-          const clusterMeta = meta ?? prev?.clusterMeta;
-          if (clusterMeta !== undefined) record.clusterMeta = clusterMeta;
-          metaStore.put(record, META_KEY);
-        } catch (err) {
-          failure = err;
-          tx.abort();
-        }
-      };
+      const known = this.storedMeta;
+      if (epoch !== undefined && known !== 'unknown') {
+        // The fenced leader's own last record: if another tab took over since, the epoch check aborts this put.
+        written = metaRecord(known, maxRevision, meta);
+        metaStore.put(written, META_KEY);
+      } else {
+        const prevReq = metaStore.get(META_KEY) as IDBRequest<MetaRecord | undefined>;
+        prevReq.onsuccess = () => {
+          try {
+            written = metaRecord(prevReq.result, maxRevision, meta);
+            metaStore.put(written, META_KEY);
+          } catch (err) {
+            failure = err;
+            tx.abort();
+          }
+        };
+      }
     } catch (err) {
       // e.g. QuotaExceededError or DataCloneError thrown synchronously by put(): nothing of this cycle may land.
       try {
@@ -219,7 +233,8 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
       if (failure instanceof FencedError) this.lost(IdbCloseReason.Fenced);
       throw failure ?? err;
     }
-    // Durable: the in-memory mirror of the stored keys follows.
+    // Durable: the in-memory mirror of the stored keys (and the meta record) follows.
+    if (written) this.storedMeta = written;
     if (next) {
       this.live = next;
       this.logEntries = 0;
@@ -257,6 +272,7 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     }
     this.live = new Map();
     this.logEntries = 0;
+    this.storedMeta = undefined;
   }
 
   protected closeStorage(): void {
@@ -292,6 +308,14 @@ export class IndexedDbPersistence extends WriteBehindPersistence {
     if (reason === IdbCloseReason.Fenced) db?.then((d) => d.close(), ignore);
     this.onClose?.(reason);
   }
+}
+
+/** The meta record after a cycle: the revision never goes backwards; the cluster meta is the newest given. */
+function metaRecord(prev: MetaRecord | undefined, maxRevision: number, meta: ClusterMeta | undefined): MetaRecord {
+  const record: MetaRecord = { revision: Math.max(prev?.revision ?? 0, maxRevision), schemaVersion: DB_VERSION };
+  const clusterMeta = meta ?? prev?.clusterMeta;
+  if (clusterMeta !== undefined) record.clusterMeta = clusterMeta;
+  return record;
 }
 
 function applyChanges(state: Map<string, KeyValue>, changes: ReadonlyMap<string, KeyValue | null>): void {
