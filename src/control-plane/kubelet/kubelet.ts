@@ -461,7 +461,7 @@ export class Kubelet implements PodWorkerHost {
     if (previous && previous.uid !== uid) this.removeWorker(previous.uid, true);
     const worker = new PodWorker(this, pod);
     this.workers.set(uid, worker);
-    this.workersByKey.set(key, worker);
+    this.workersByKey.set(worker.key, worker);
     this.trace({ event: 'kubelet.pod.add', pod: worker.key });
     if (!pod.metadata?.deletionTimestamp && !worker.isTerminal) {
       const rejection = this.admit(pod, uid);

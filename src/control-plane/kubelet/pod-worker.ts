@@ -78,6 +78,8 @@ interface Instance {
 interface ContainerRecord {
   spec: Container;
   kind: ContainerKind;
+  /** The ObjectReference fieldPath of its events (`spec.containers{nginx}`): one string for all of them. */
+  fieldPath: string;
   restartCount: number;
   current?: Instance;
   previous?: Instance;
@@ -98,17 +100,16 @@ interface ContainerRecord {
  * containers, and a Map's table costs more memory per pod than the whole list.
  */
 class ContainerRecords {
-  private readonly list: ContainerRecord[] = [];
+  /** Made at its final length (an array grown by push reserves room for 16 more). */
+  private readonly list: ContainerRecord[];
+
+  constructor(list: ContainerRecord[]) {
+    this.list = list;
+  }
 
   get(name: string): ContainerRecord | undefined {
     for (const rec of this.list) if (rec.spec.name === name) return rec;
     return undefined;
-  }
-
-  set(name: string, rec: ContainerRecord): void {
-    const i = this.list.findIndex((r) => r.spec.name === name);
-    if (i >= 0) this.list[i] = rec;
-    else this.list.push(rec);
   }
 
   values(): readonly ContainerRecord[] {
@@ -192,8 +193,10 @@ function sameForeignConditions(a: readonly PodCondition[], b: readonly PodCondit
 export class PodWorker {
   pod: Pod;
   readonly uid: string;
-  private readonly containers = new ContainerRecords();
-  private sandbox: { createdAt: number; readyAt: number; ip?: string; ready: boolean; torndown: boolean } | undefined;
+  /** namespace/name, made once (a pod's name and namespace never change): labels and traces use it often. */
+  readonly key: string;
+  private readonly containers: ContainerRecords;
+  private sandbox: { readyAt: number; ip: string | undefined; ready: boolean; torndown: boolean } | undefined;
   private startTime: number | undefined;
   /** Pending wake-ups; made at the first (a running pod usually has none). */
   private timers: Set<TimerHandle> | undefined;
@@ -208,7 +211,8 @@ export class PodWorker {
   private rejected = false;
   /** Every volume is set up; until then nothing is created (WaitForAttachAndMount). */
   private volumesMounted = false;
-  private mountRetry = { delayMs: 0, at: 0 };
+  /** The volume SetUp back-off, made at the first failure (most pods mount at once). */
+  private mountRetry: { delayMs: number; at: number } | undefined;
   /** When the pending attach re-check fires (one timer at a time). */
   private attachWakeAt = 0;
   /** The status last computed, for the status manager. */
@@ -220,9 +224,18 @@ export class PodWorker {
   ) {
     this.pod = pod;
     this.uid = pod.metadata!.uid!;
+    this.key = [String(pod.metadata!.namespace), '/', String(pod.metadata!.name)].join('');
     const spec = pod.spec!;
-    for (const c of spec.initContainers ?? []) this.containers.set(c.name, { spec: c, kind: containerKind(c, true), restartCount: 0 });
-    for (const c of spec.containers) this.containers.set(c.name, { spec: c, kind: 'regular', restartCount: 0 });
+    const records: ContainerRecord[] = [];
+    const add = (c: Container, kind: ContainerKind): void => {
+      const rec: ContainerRecord = { spec: c, kind, fieldPath: containerFieldPath(kind, c.name), restartCount: 0 };
+      const i = records.findIndex((r) => r.spec.name === c.name);
+      if (i >= 0) records[i] = rec;
+      else records.push(rec);
+    };
+    for (const c of spec.initContainers ?? []) add(c, containerKind(c, true));
+    for (const c of spec.containers) add(c, 'regular');
+    this.containers = new ContainerRecords(records.slice());
     this.adoptApiStatus(pod);
   }
 
@@ -254,9 +267,6 @@ export class PodWorker {
     }
   }
 
-  get key(): string {
-    return `${this.pod.metadata!.namespace}/${this.pod.metadata!.name}`;
-  }
 
   get podIP(): string | undefined {
     return this.sandbox?.ip;
@@ -343,7 +353,7 @@ export class PodWorker {
     for (const rec of this.containers.values()) {
       const inst = rec.current;
       if (inst && inst.finishedAt === undefined) {
-        this.host.event(this.pod as KubeObject, 'Normal', 'Killing', `Stopping container ${rec.spec.name}`, containerFieldPath(rec));
+        this.host.event(this.pod as KubeObject, 'Normal', 'Killing', `Stopping container ${rec.spec.name}`, rec.fieldPath);
         this.finishInstance(rec, inst, { at: this.host.clock.now(), code: 137, reason: 'Error' });
       }
     }
@@ -407,7 +417,7 @@ export class PodWorker {
       }
       return false;
     }
-    if (now < this.mountRetry.at) return false;
+    if (this.mountRetry && now < this.mountRetry.at) return false;
     const failures = this.host.volumeSetUpFailures(this.pod);
     if (failures.length === 0) {
       this.volumesMounted = true;
@@ -416,15 +426,16 @@ export class PodWorker {
     for (const f of failures) {
       this.host.event(this.pod as KubeObject, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume ${JSON.stringify(f.volume)} : ${f.message}`);
     }
-    this.mountRetry.delayMs = nextMountRetryMs(this.mountRetry.delayMs);
-    this.mountRetry.at = now + this.mountRetry.delayMs;
-    this.wakeAt(this.mountRetry.at, 'mountRetry');
+    const retry = (this.mountRetry ??= { delayMs: 0, at: 0 });
+    retry.delayMs = nextMountRetryMs(retry.delayMs);
+    retry.at = now + retry.delayMs;
+    this.wakeAt(retry.at, 'mountRetry');
     return false;
   }
 
   private ensureSandbox(now: number): boolean {
     if (!this.sandbox) {
-      this.sandbox = { createdAt: now, readyAt: now + sandboxSetupMs, ready: false, torndown: false };
+      this.sandbox = { readyAt: now + sandboxSetupMs, ip: undefined, ready: false, torndown: false };
       this.host.trace({ event: 'kubelet.sandbox.create', pod: this.key });
       this.wakeAt(this.sandbox.readyAt, 'sandbox');
       return false;
@@ -484,7 +495,7 @@ export class PodWorker {
           reason: 'CrashLoopBackOff',
           message: `back-off ${formatBackoff(period)} restarting failed container=${rec.spec.name} pod=${formatPod(this.pod as KubeObject)}`,
         };
-        this.host.event(this.pod as KubeObject, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod as KubeObject)}`, containerFieldPath(rec));
+        this.host.event(this.pod as KubeObject, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod as KubeObject)}`, rec.fieldPath);
         this.wakeAt(inst.finishedAt! + period, 'crashloop');
         return;
       }
@@ -508,8 +519,8 @@ export class PodWorker {
       if (!(err instanceof InvalidImageNameError)) throw err;
       const msg = `Failed to apply default image tag ${JSON.stringify(image)}: ${err.message}`;
       if (rec.waiting?.reason !== 'InvalidImageName') {
-        this.host.event(this.pod as KubeObject, 'Warning', 'InspectFailed', msg, containerFieldPath(rec));
-        this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: InvalidImageName', containerFieldPath(rec));
+        this.host.event(this.pod as KubeObject, 'Warning', 'InspectFailed', msg, rec.fieldPath);
+        this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: InvalidImageName', rec.fieldPath);
       }
       rec.waiting = { reason: 'InvalidImageName', message: msg };
       return false;
@@ -519,13 +530,13 @@ export class PodWorker {
     const shouldPull = policy === 'Always' || (policy === 'IfNotPresent' && !present);
     if (!shouldPull) {
       if (present) {
-        this.host.event(this.pod as KubeObject, 'Normal', 'Pulled', `Container image ${JSON.stringify(image)} already present on machine`, containerFieldPath(rec));
+        this.host.event(this.pod as KubeObject, 'Normal', 'Pulled', `Container image ${JSON.stringify(image)} already present on machine`, rec.fieldPath);
         rec.image = { normalized: present.normalized, imageID: present.imageID, ref };
         return true;
       }
       const msg = `Container image ${JSON.stringify(image)} is not present with pull policy of Never`;
-      this.host.event(this.pod as KubeObject, 'Warning', 'ErrImageNeverPull', msg, containerFieldPath(rec));
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImageNeverPull', containerFieldPath(rec));
+      this.host.event(this.pod as KubeObject, 'Warning', 'ErrImageNeverPull', msg, rec.fieldPath);
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImageNeverPull', rec.fieldPath);
       rec.waiting = { reason: 'ErrImageNeverPull', message: msg };
       this.wakeAt(now + defaultRetryMs, 'imageNeverPull');
       return false;
@@ -533,13 +544,13 @@ export class PodWorker {
     const backoffKey = `${this.uid}_${image}`;
     const pullBackoff = this.host.pullBackoff;
     if (pullBackoff.isInBackOffSinceUpdate(backoffKey, now)) {
-      this.host.event(this.pod as KubeObject, 'Normal', 'BackOff', `Back-off pulling image ${JSON.stringify(image)}`, containerFieldPath(rec));
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ImagePullBackOff', containerFieldPath(rec));
+      this.host.event(this.pod as KubeObject, 'Normal', 'BackOff', `Back-off pulling image ${JSON.stringify(image)}`, rec.fieldPath);
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ImagePullBackOff', rec.fieldPath);
       rec.waiting = { reason: 'ImagePullBackOff', message: `Back-off pulling image ${JSON.stringify(image)}: ErrImagePull: ${rec.lastPullError ?? ''}` };
       this.wakeAt(pullBackoff.lastUpdate(backoffKey)! + pullBackoff.get(backoffKey), 'pullBackoff');
       return false;
     }
-    this.host.event(this.pod as KubeObject, 'Normal', 'Pulling', `Pulling image ${JSON.stringify(image)}`, containerFieldPath(rec));
+    this.host.event(this.pod as KubeObject, 'Normal', 'Pulling', `Pulling image ${JSON.stringify(image)}`, rec.fieldPath);
     this.host.trace({ event: 'kubelet.image.pull', pod: this.key, container: spec.name, image: ref.normalized });
     const cancel = this.host.runtime.pull(ref, (result) => this.pullDone(rec, ref, result));
     rec.pull = { cancel, image };
@@ -557,15 +568,15 @@ export class PodWorker {
         'Normal',
         'Pulled',
         `Successfully pulled image ${JSON.stringify(image)} in ${formatGoDuration(result.pullMs)} (${formatGoDuration(result.totalMs)} including waiting). Image size: ${result.outcome.sizeBytes} bytes.`,
-        containerFieldPath(rec),
+        rec.fieldPath,
       );
       rec.image = { normalized: ref.normalized, imageID: result.outcome.imageID, ref };
       rec.lastPullError = undefined;
       this.host.trace({ event: 'kubelet.image.pulled', pod: this.key, container: rec.spec.name, image: ref.normalized, ms: result.pullMs });
     } else {
       const msg = result.outcome.message;
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Failed to pull image ${JSON.stringify(image)}: ${msg}`, containerFieldPath(rec));
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImagePull', containerFieldPath(rec));
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Failed to pull image ${JSON.stringify(image)}: ${msg}`, rec.fieldPath);
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', 'Error: ErrImagePull', rec.fieldPath);
       this.host.pullBackoff.next(`${this.uid}_${image}`, now, now);
       rec.lastPullError = msg;
       rec.waiting = { reason: 'ErrImagePull', message: msg };
@@ -583,11 +594,12 @@ export class PodWorker {
     const command = expandContainerArgs(c.command, env);
     const args = expandContainerArgs(c.args, env);
     const argv = command ? [...command, ...(args ?? [])] : args ? [...(profile.entrypoint ?? []), ...args] : undefined;
-    const files: Record<string, string> = {
-      '/etc/hostname': this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '',
-      '/etc/machine-id': this.host.nodeName,
-    };
-    if (this.pod.spec?.automountServiceAccountToken !== false) files['/var/run/secrets/kubernetes.io/serviceaccount/namespace'] = this.pod.metadata?.namespace ?? '';
+    const hostname = this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '';
+    // One literal per shape (a property added later costs the object a separate property array).
+    const files: Record<string, string> =
+      this.pod.spec?.automountServiceAccountToken !== false
+        ? { '/etc/hostname': hostname, '/etc/machine-id': this.host.nodeName, '/var/run/secrets/kubernetes.io/serviceaccount/namespace': this.pod.metadata?.namespace ?? '' }
+        : { '/etc/hostname': hostname, '/etc/machine-id': this.host.nodeName };
     return {
       argv,
       imageDefault: argv === undefined,
@@ -613,7 +625,7 @@ export class PodWorker {
     if ('error' in resolved) {
       // Every failed attempt records the event (kubectl describe: "Error: … (x12 over 2m)"); the pod worker
       // retries after its back-off period.
-      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Error: ${resolved.error}`, containerFieldPath(rec));
+      this.host.event(this.pod as KubeObject, 'Warning', 'Failed', `Error: ${resolved.error}`, rec.fieldPath);
       rec.waiting = { reason: 'CreateContainerConfigError', message: resolved.error };
       rec.configRetryAt = now + defaultRetryMs;
       this.wakeAt(rec.configRetryAt, 'configRetry');
@@ -652,8 +664,8 @@ export class PodWorker {
     rec.waiting = undefined;
     // imagePullPolicy Always: every start pulls (a restart too).
     if (rec.spec.imagePullPolicy === 'Always') rec.image = undefined;
-    this.host.event(this.pod as KubeObject, 'Normal', 'Created', `Created container: ${rec.spec.name}`, containerFieldPath(rec));
-    this.host.event(this.pod as KubeObject, 'Normal', 'Started', `Started container ${rec.spec.name}`, containerFieldPath(rec));
+    this.host.event(this.pod as KubeObject, 'Normal', 'Created', `Created container: ${rec.spec.name}`, rec.fieldPath);
+    this.host.event(this.pod as KubeObject, 'Normal', 'Started', `Started container ${rec.spec.name}`, rec.fieldPath);
     this.host.trace({ event: 'kubelet.container.start', pod: this.key, container: rec.spec.name, restartCount: rec.restartCount, containerID: inst.id });
 
     this.planExit(rec, inst, this.naturalExit(rec, inst));
@@ -792,7 +804,7 @@ export class PodWorker {
     } else {
       counts.failure++;
       counts.success = 0;
-      this.host.event(this.pod as KubeObject, 'Warning', 'Unhealthy', `${type} probe failed: ${result.output}`, containerFieldPath(rec));
+      this.host.event(this.pod as KubeObject, 'Warning', 'Unhealthy', `${type} probe failed: ${result.output}`, rec.fieldPath);
     }
     switch (type) {
       case ProbeType.Startup:
@@ -843,7 +855,7 @@ export class PodWorker {
           : why === 'changed'
             ? `Container ${name} definition changed, will be restarted`
             : `Stopping container ${name}`;
-    this.host.event(this.pod as KubeObject, 'Normal', 'Killing', message, containerFieldPath(rec));
+    this.host.event(this.pod as KubeObject, 'Normal', 'Killing', message, rec.fieldPath);
     this.host.trace({ event: 'kubelet.container.kill', pod: this.key, container: name, reason: why, graceMs });
     const now = this.host.clock.now();
     let preStopMs = 0;
@@ -853,7 +865,7 @@ export class PodWorker {
         const res = runExecCommand(preStop.exec.command, inst.ctx, filesAt(inst.run, now - inst.startedAt));
         preStopMs = res.durationMs;
         if (res.code !== 0) {
-          this.host.event(this.pod as KubeObject, 'Warning', 'FailedPreStopHook', `PreStopHook failed`, containerFieldPath(rec));
+          this.host.event(this.pod as KubeObject, 'Warning', 'FailedPreStopHook', `PreStopHook failed`, rec.fieldPath);
         }
       } else if (preStop.sleep) {
         preStopMs = preStop.sleep.seconds * 1000;
@@ -1123,7 +1135,10 @@ export interface ContainerProcess {
   podIP?: string;
 }
 
-/** The ObjectReference fieldPath of a container, as the kubelet sets it on container events. */
-function containerFieldPath(rec: ContainerRecord): string {
-  return rec.kind === 'regular' ? `spec.containers{${rec.spec.name}}` : `spec.initContainers{${rec.spec.name}}`;
+/**
+ * The ObjectReference fieldPath of a container, as the kubelet sets it on container events. Joined (a flat
+ * string): a template literal leaves a tree of cons strings that every stored Event about the container keeps.
+ */
+function containerFieldPath(kind: ContainerKind, name: string): string {
+  return [kind === 'regular' ? 'spec.containers{' : 'spec.initContainers{', name, '}'].join('');
 }

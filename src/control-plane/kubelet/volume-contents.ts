@@ -267,17 +267,22 @@ function sameFiles(a: Map<string, VolumeFile>, b: Map<string, VolumeFile>): bool
  * sees what the last sync wrote and a subPath mount what was there when its container started.
  */
 export class VolumeContentStore {
-  private readonly pods = new Map<string, { mountedAt: number; volumes: Map<string, VolumeVersion[]> }>();
+  /** Per pod, its volumes' generations: a short list, not a Map (a Map's table costs more than a pod's few volumes). */
+  private readonly pods = new Map<string, { mountedAt: number; volumes: { name: string; versions: VolumeVersion[] }[] }>();
 
   /** The volume manager mounted the pod's volumes at `at`: the first generation of each is written. */
   mounted(pod: Pod, at: number, ctx: Omit<ProjectionContext, 'mountedAt'>): void {
     const uid = pod.metadata?.uid ?? '';
     if (this.pods.has(uid)) return;
-    const volumes = new Map<string, VolumeVersion[]>();
+    const volumes: { name: string; versions: VolumeVersion[] }[] = [];
     for (const v of pod.spec?.volumes ?? []) {
-      if (isAtomicVolume(v)) volumes.set(v.name, [{ at, files: projectVolume(pod, v, { ...ctx, mountedAt: at }) }]);
+      if (!isAtomicVolume(v)) continue;
+      const versions = [{ at, files: projectVolume(pod, v, { ...ctx, mountedAt: at }) }];
+      const i = volumes.findIndex((e) => e.name === v.name);
+      if (i >= 0) volumes[i].versions = versions;
+      else volumes.push({ name: v.name, versions });
     }
-    this.pods.set(uid, { mountedAt: at, volumes });
+    this.pods.set(uid, { mountedAt: at, volumes: volumes.slice() });
   }
 
   forget(uid: string): void {
@@ -298,10 +303,10 @@ export class VolumeContentStore {
     const state = this.pods.get(pod.metadata?.uid ?? '');
     if (!state) return [];
     const full: ProjectionContext = { ...ctx, mountedAt: state.mountedAt };
-    let list = state.volumes.get(volume.name);
+    let list = state.volumes.find((e) => e.name === volume.name)?.versions;
     if (!list) {
       list = [{ at: state.mountedAt, files: projectVolume(pod, volume, full) }];
-      state.volumes.set(volume.name, list);
+      state.volumes.push({ name: volume.name, versions: list });
     }
     const lastSync = state.mountedAt + Math.floor((now - state.mountedAt) / podSyncPeriodMs) * podSyncPeriodMs;
     const latest = list[list.length - 1];

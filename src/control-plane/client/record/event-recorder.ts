@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../shared/api/types';
 import { rfc3339 } from '../../sim/clock';
 import type { Clock } from '../../sim/clock';
 import type { Client } from '../client';
+import { GroupedLru, type LruEntry } from './grouped-lru';
 import { EventSourceObjectSpamFilter, maxLruCacheEntries } from './spam-filter';
 
 export const EventType = { Normal: 'Normal', Warning: 'Warning' } as const;
@@ -23,8 +24,21 @@ export interface EventSource {
 /** How long a repeat is folded into the existing Event (client-go's maxLruCacheEntries window is 10 minutes). */
 const aggregationWindowMs = 10 * 60_000;
 
-/** client-go's eventLog: what the eventLogger remembers of an Event it created, to patch it on a repeat. */
-interface EventLog {
+/**
+ * client-go's eventLog: what the eventLogger remembers of an Event it created, to patch it on a repeat, with its
+ * key (getEventKey's parts; the source is the recorder's own, so it is left out). The parts are the strings the
+ * event was made of — the object's, and the message the stored Event holds too — so remembering an event costs
+ * no copy of them.
+ */
+interface EventLog extends LruEntry {
+  kind: string;
+  namespace: string;
+  objectName: string;
+  uid: string;
+  fieldPath: string;
+  type: string;
+  reason: string;
+  message: string;
   /** The Event's name. */
   name: string;
   count: number;
@@ -45,20 +59,22 @@ function nextNameSequence(clock: Clock): number {
 
 export class EventRecorder {
   /**
-   * The eventLogger's cache: an LRU of maxLruCacheEntries keyed by getEventKey (the source is the recorder's
-   * own, so it is left out of the key). A Map iterates in insertion order, and every use re-inserts its key,
-   * so the first key is the least recently used one, and also the one seen longest ago (virtual time only
-   * moves forward): expired entries are all at the front.
+   * The eventLogger's cache: an LRU of maxLruCacheEntries keyed by getEventKey. Virtual time only moves
+   * forward, so the least recently used entry is also the one seen longest ago: expired entries are the oldest.
    */
-  private readonly seen = new Map<string, EventLog>();
+  private readonly seen = new GroupedLru<EventLog>();
   private readonly spamFilter = new EventSourceObjectSpamFilter();
   /** The events client, resolved once (the client's typed accessors look it up on every use). */
   private readonly events: Client['events'];
+  /** The source as Events carry it, made once: every Event of the recorder shares it. */
+  private readonly eventSource: EventSource;
 
   constructor(
     private readonly options: { client: Client; clock: Clock; source: EventSource },
   ) {
     this.events = options.client.events;
+    const source = options.source;
+    this.eventSource = Object.freeze(source.host ? { component: source.component, host: source.host } : { component: source.component });
   }
 
   /**
@@ -74,22 +90,29 @@ export class EventRecorder {
     // (before anything else about the event is built).
     if (this.spamFilter.filter(source, ref, now)) return;
     const namespace = ref.namespace || 'default';
-    // Joined, as client-go's strings.Join: a flat string. A template literal leaves a tree of cons strings, one
-    // per part, which the cache would hold for every event it remembers (several times the key's own size).
-    const key = [ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', fieldPath ?? '', type, reason, message].join('\u0000');
     const timestamp = timestampOf(now);
     this.forgetExpired(now);
-    const previous = this.seen.get(key);
+    const kind = ref.kind ?? '';
+    const refNamespace = ref.namespace ?? '';
+    const objectName = ref.name ?? '';
+    const uid = ref.uid ?? '';
+    const path = fieldPath ?? '';
+    const previous = this.seen.find(
+      uid || objectName,
+      (e) =>
+        e.uid === uid && e.objectName === objectName && e.namespace === refNamespace && e.kind === kind && e.fieldPath === path && e.type === type && e.reason === reason && e.message === message,
+    );
     try {
       if (previous) {
         // A hit is a use: most recently used goes last.
-        this.seen.delete(key);
-        this.seen.set(key, previous);
+        this.seen.touch(previous);
         previous.count++;
         previous.lastSeenAt = now;
         this.events.patch(previous.name, 'application/merge-patch+json', { count: previous.count, lastTimestamp: timestamp }, { namespace });
         return;
       }
+      // The same texts recur for every pod (Created container: nginx, …): one string serves every Event.
+      const text = internMessage(clock, message);
       // Event names are "<object name>.<unix nanoseconds in hex>", as client-go makes them; virtual time has
       // millisecond steps, so the cluster's name sequence fills the sub-millisecond digits to keep names unique.
       const name = `${ref.name}.${nanosecondsHex(now, nextNameSequence(clock))}`;
@@ -99,9 +122,9 @@ export class EventRecorder {
         metadata: { name, namespace },
         involvedObject: ref,
         reason,
-        message,
+        message: text,
         type,
-        source: source.host ? { component: source.component, host: source.host } : { component: source.component },
+        source: this.eventSource,
         firstTimestamp: timestamp,
         lastTimestamp: timestamp,
         count: 1,
@@ -109,30 +132,59 @@ export class EventRecorder {
         reportingInstance: source.host ?? '',
       };
       this.events.create(ev as Event & KubeObject);
-      this.seen.set(key, { name, count: 1, lastSeenAt: now });
-      if (this.seen.size > maxLruCacheEntries) this.seen.delete(this.seen.keys().next().value!);
+      this.seen.add({
+        group: uid || objectName,
+        older: undefined,
+        newer: undefined,
+        kind,
+        namespace: refNamespace,
+        objectName,
+        uid,
+        fieldPath: path,
+        type,
+        reason,
+        message: text,
+        name,
+        count: 1,
+        lastSeenAt: now,
+      });
+      this.seen.evictBeyond(maxLruCacheEntries);
     } catch (err) {
       // A missing namespace (being deleted) or an Event the TTL removed: events are best-effort.
       if (!isStatusError(err)) throw err;
-      this.seen.delete(key);
+      if (previous) this.seen.delete(previous);
     }
   }
 
   /**
    * Forgets events past the aggregation window (their repeat starts a new Event): they are the least recently
-   * used, at the front of the LRU, so this stops at the first one still inside the window.
+   * used, so this stops at the first one still inside the window.
    */
   private forgetExpired(now: number): void {
-    for (const [k, log] of this.seen) {
-      if (now - log.lastSeenAt < aggregationWindowMs) return;
-      this.seen.delete(k);
-    }
+    for (let e = this.seen.oldest; e && now - e.lastSeenAt >= aggregationWindowMs; e = this.seen.oldest) this.seen.delete(e);
   }
 
   /** Events remembered for aggregation (for tests). */
   get cachedEvents(): number {
     return this.seen.size;
   }
+}
+
+/**
+ * Messages of recent Events by their text, per cluster (its clock), so Events with the same message share one
+ * string. Bounded: it starts again when full (a message unique to one object is not worth keeping).
+ */
+const messageInterns = new WeakMap<Clock, Map<string, string>>();
+const maxInternedMessages = 1024;
+
+function internMessage(clock: Clock, message: string): string {
+  let interned = messageInterns.get(clock);
+  if (!interned) messageInterns.set(clock, (interned = new Map()));
+  const known = interned.get(message);
+  if (known !== undefined) return known;
+  if (interned.size >= maxInternedMessages) interned.clear();
+  interned.set(message, message);
+  return message;
 }
 
 /**

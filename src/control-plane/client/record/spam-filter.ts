@@ -3,6 +3,7 @@
 // after aggregation (EventCorrelate), so a repeat that only bumps count uses a token too. The buckets live in an
 // LRU of 4096 keys, as client-go's cache: an object forgotten there starts with a full bucket again.
 import type { ObjectReference } from 'kubernetes-types/core/v1';
+import { GroupedLru, type LruEntry } from './grouped-lru';
 
 /** defaultSpamBurst. */
 export const defaultSpamBurst = 25;
@@ -16,20 +17,32 @@ export interface SpamFilterSource {
   host?: string;
 }
 
-/** getSpamKey: source component and host, involved object kind, namespace, name, uid and apiVersion. */
+/**
+ * getSpamKey: source component and host, involved object kind, namespace, name, uid and apiVersion. The filter
+ * compares these parts one by one (the same key, without a string per object).
+ */
 export function spamKey(source: SpamFilterSource, ref: ObjectReference): string {
   // Joined (a flat string), not added up: concatenation leaves a tree of cons strings the cache would keep.
   return [source.component, source.host ?? '', ref.kind ?? '', ref.namespace ?? '', ref.name ?? '', ref.uid ?? '', ref.apiVersion ?? ''].join('');
 }
 
 /** golang.org/x/time/rate's Limiter as flowcontrol's passive token bucket uses it: starts full, refills continuously. */
-interface Bucket {
+interface Bucket extends LruEntry {
+  /** The spam key's parts (getSpamKey), compared one by one instead of joined into a string per object. */
+  component: string;
+  host: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  apiVersion: string;
   tokens: number;
   last: number;
 }
 
 export class EventSourceObjectSpamFilter {
-  private readonly cache = new Map<string, Bucket>();
+  /** The buckets by object (its uid, else its name), in least-recently-used order. */
+  private readonly cache = new GroupedLru<Bucket>();
 
   constructor(
     private readonly options: { burst?: number; qps?: number; cacheSize?: number } = {},
@@ -39,18 +52,28 @@ export class EventSourceObjectSpamFilter {
   filter(source: SpamFilterSource, ref: ObjectReference, now: number): boolean {
     const burst = this.options.burst ?? defaultSpamBurst;
     const qps = this.options.qps ?? defaultSpamQPS;
-    const key = spamKey(source, ref);
-    let bucket = this.cache.get(key);
+    const component = source.component;
+    const host = source.host ?? '';
+    const kind = ref.kind ?? '';
+    const namespace = ref.namespace ?? '';
+    const name = ref.name ?? '';
+    const uid = ref.uid ?? '';
+    const apiVersion = ref.apiVersion ?? '';
+    const group = uid || name;
+    let bucket = this.cache.find(
+      group,
+      (b) => b.uid === uid && b.name === name && b.namespace === namespace && b.kind === kind && b.apiVersion === apiVersion && b.component === component && b.host === host,
+    );
     if (bucket) {
-      this.cache.delete(key); // re-inserted below: most recently used last
+      this.cache.touch(bucket); // most recently used
       const elapsedSeconds = Math.max(0, now - bucket.last) / 1000;
       bucket.tokens = Math.min(burst, bucket.tokens + elapsedSeconds * qps);
       bucket.last = now;
     } else {
-      bucket = { tokens: burst, last: now };
+      bucket = { group, older: undefined, newer: undefined, component, host, kind, namespace, name, uid, apiVersion, tokens: burst, last: now };
+      this.cache.add(bucket);
+      this.cache.evictBeyond(this.options.cacheSize ?? maxLruCacheEntries);
     }
-    this.cache.set(key, bucket);
-    this.evict();
     if (bucket.tokens < 1) return true;
     bucket.tokens -= 1;
     return false;
@@ -59,10 +82,5 @@ export class EventSourceObjectSpamFilter {
   /** Keys held (for tests). */
   get size(): number {
     return this.cache.size;
-  }
-
-  private evict(): void {
-    const max = this.options.cacheSize ?? maxLruCacheEntries;
-    while (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
   }
 }
