@@ -130,6 +130,11 @@ export interface Client extends TypedClients {}
 export class Client {
   private readonly resources = new Map<string, ResourceClient<never>>();
   private readonly recorders: RequestRecord[][] = [];
+  /**
+   * @internal The typed accessors' clients by accessor name (client.pods…): components use them on every
+   * request, and a constant name finds the client without building an id string.
+   */
+  readonly typedResourceClients = new Map<string, ResourceClient<never>>();
 
   /** user undefined: requests run as the server's current user. */
   constructor(
@@ -197,7 +202,9 @@ export class Client {
 for (const [name, gvr] of Object.entries(typedResources)) {
   Object.defineProperty(Client.prototype, name, {
     get(this: Client) {
-      return this.resource(gvr);
+      let rc = this.typedResourceClients.get(name);
+      if (!rc) this.typedResourceClients.set(name, (rc = this.resource(gvr) as ResourceClient<never>));
+      return rc;
     },
   });
 }
@@ -234,6 +241,9 @@ class ResourceClientImpl<T extends object> implements ResourceClient<T> {
     if ('patchType' in extra) req.patchType = extra.patchType;
     if ('body' in extra) req.body = extra.body;
     if ('options' in extra) req.options = extra.options && (definedOptions(extra.options) as ApiRequest['options']);
+    // Last, where Client.handle's copy would put it: the request is built once, not copied to add the user.
+    const user = this.client.user;
+    if (user) req.user = user;
     return req;
   }
 

@@ -41,6 +41,11 @@ export interface SharedInformerFactory extends TypedInformers {}
 export class SharedInformerFactory {
   private readonly options: SharedInformerFactoryOptions;
   private readonly informerMap = new Map<string, SharedInformer<never>>();
+  /**
+   * @internal The typed accessors' informers by accessor name (factory.pods…), which some handlers read on
+   * every event: a constant name finds the informer without building an id string.
+   */
+  readonly typedInformers = new Map<string, SharedInformer<never>>();
   private started = false;
 
   constructor(options: SharedInformerFactoryOptions) {
@@ -109,7 +114,9 @@ export class SharedInformerFactory {
 for (const [name, gvr] of Object.entries(typedResources)) {
   Object.defineProperty(SharedInformerFactory.prototype, name, {
     get(this: SharedInformerFactory) {
-      return this.forResource(gvr);
+      let informer = this.typedInformers.get(name);
+      if (!informer) this.typedInformers.set(name, (informer = this.forResource(gvr) as SharedInformer<never>));
+      return informer;
     },
   });
 }

@@ -114,4 +114,31 @@ describe('Indexer change tracking and list order', () => {
     expect(idx.list().filter((p) => (p.spec as { nodeName?: string }).nodeName === 'n1').map((p) => p.metadata.name)).toEqual(['p2', 'p3', 'p1']);
     expect(idx.byIndexInListOrder(NodeNameIndex, 'n1').map((p) => p.metadata.name)).toEqual(['p2', 'p3', 'p1']);
   });
+
+  it('evaluates each index function once per stored object, keeping the values for its replacement or deletion', () => {
+    const idx = new Indexer({});
+    const calls: string[] = [];
+    idx.addIndexers({
+      owners: (o) => {
+        calls.push(o.metadata.name ?? '');
+        return (o.metadata.ownerReferences ?? []).map((r) => r.uid);
+      },
+    });
+    idx.upsert(pod('a', 'p1', { owners: ['u1', 'u2'] }));
+    idx.upsert(pod('a', 'p1', { owners: ['u2'] }));
+    expect(calls).toEqual(['p1', 'p1']);
+    expect(idx.indexKeys('owners', 'u1')).toEqual([]);
+    expect(idx.indexKeys('owners', 'u2')).toEqual(['a/p1']);
+    idx.upsert(pod('a', 'p1', { owners: ['u3', 'u4'] }));
+    idx.delete('a/p1');
+    expect(calls).toEqual(['p1', 'p1', 'p1']);
+    expect(idx.listIndexFuncValues('owners')).toEqual([]);
+    // An index added later stores its values for the objects already there.
+    idx.upsert(pod('a', 'p2', { node: 'n1' }));
+    idx.addIndexers({ node: (o) => [(o.spec as { nodeName?: string }).nodeName ?? 'none'] });
+    idx.upsert(pod('a', 'p2', { node: 'n2' }));
+    expect(idx.indexKeys('node', 'n1')).toEqual([]);
+    expect(idx.indexKeys('node', 'n2')).toEqual(['a/p2']);
+  });
 });
+

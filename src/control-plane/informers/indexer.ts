@@ -73,10 +73,26 @@ export class IndexChangeTracker {
 
 const emptyKeys: ReadonlySet<string> = new Set();
 
+/**
+ * One index's values for one object, as computed when the object was stored: undefined for none, the string
+ * for one (the usual case: no array kept), else the array.
+ */
+type StoredValues = string | readonly string[] | undefined;
+
+/** A stored object with its insertion sequence and its values under every index, in `entries` order. */
+interface Slot<T> {
+  obj: T;
+  /** Insertion sequence: list() order (a Map keeps first-insertion order), for byIndexInListOrder. */
+  readonly seq: number;
+  /**
+   * The object's index values, kept so that replacing or deleting it needs no second call of every index
+   * function on the old object (the old values are these).
+   */
+  readonly values: StoredValues[];
+}
+
 export class Indexer<T extends KubeObject = KubeObject> {
-  private readonly items = new Map<string, T>();
-  /** Insertion sequence per key: list() order (a Map keeps first-insertion order), for byIndexInListOrder. */
-  private readonly seqs = new Map<string, number>();
+  private readonly items = new Map<string, Slot<T>>();
   private nextSeq = 0;
   private readonly indexers = new Map<string, IndexFunc>();
   /** index name → index value → keys. */
@@ -100,7 +116,11 @@ export class Indexer<T extends KubeObject = KubeObject> {
       const index = new Map<string, Set<string>>();
       this.indices.set(name, index);
       this.entries.push({ name, fn, index, trackers: undefined });
-      for (const [key, obj] of this.items) for (const v of fn(obj)) addTo(index, v, key);
+      for (const [key, slot] of this.items) {
+        const values = fn(slot.obj);
+        slot.values.push(compact(values));
+        for (const v of values) addTo(index, v, key);
+      }
     }
   }
 
@@ -137,7 +157,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
   }
 
   get(key: string): T | undefined {
-    return this.items.get(key);
+    return this.items.get(key)?.obj;
   }
 
   has(key: string): boolean {
@@ -145,7 +165,9 @@ export class Indexer<T extends KubeObject = KubeObject> {
   }
 
   list(): T[] {
-    return [...this.items.values()];
+    const out: T[] = [];
+    for (const slot of this.items.values()) out.push(slot.obj);
+    return out;
   }
 
   listKeys(): string[] {
@@ -155,28 +177,53 @@ export class Indexer<T extends KubeObject = KubeObject> {
   /** Adds or replaces the object under its key; returns the object it replaced. */
   upsert(obj: T): T | undefined {
     const key = metaNamespaceKeyFunc(obj);
-    const old = this.items.get(key);
-    this.items.set(key, obj);
-    if (old === undefined) this.seqs.set(key, this.nextSeq++);
-    this.reindex(key, old, obj);
+    const slot = this.items.get(key);
+    const entries = this.entries;
+    if (slot === undefined) {
+      const values: StoredValues[] = [];
+      for (let e = 0; e < entries.length; e++) {
+        const after = entries[e].fn(obj);
+        values.push(compact(after));
+        this.record(entries[e], key, undefined, after);
+        for (let i = 0; i < after.length; i++) addTo(entries[e].index, after[i], key);
+      }
+      this.items.set(key, { obj, seq: this.nextSeq++, values });
+      return undefined;
+    }
+    const old = slot.obj;
+    slot.obj = obj;
+    for (let e = 0; e < entries.length; e++) {
+      const before = slot.values[e];
+      const after = entries[e].fn(obj);
+      this.record(entries[e], key, before, after);
+      // Common case: an update that keeps the index values (a status write) touches nothing.
+      if (sameValues(before, after)) continue;
+      slot.values[e] = compact(after);
+      forEachValue(before, (v) => removeFrom(entries[e].index, v, key));
+      for (let i = 0; i < after.length; i++) addTo(entries[e].index, after[i], key);
+    }
     return old;
   }
 
   /** Removes the object under the key; returns it. */
   delete(key: string): T | undefined {
-    const old = this.items.get(key);
-    if (old === undefined) return undefined;
+    const slot = this.items.get(key);
+    if (slot === undefined) return undefined;
     this.items.delete(key);
-    this.seqs.delete(key);
-    this.reindex(key, old, undefined);
-    return old;
+    const entries = this.entries;
+    for (let e = 0; e < entries.length; e++) {
+      const before = slot.values[e];
+      this.record(entries[e], key, before, noValues);
+      forEachValue(before, (v) => removeFrom(entries[e].index, v, key));
+    }
+    return slot.obj;
   }
 
   /** Objects whose index `indexName` has the value. */
   byIndex(indexName: string, value: string): T[] {
     const keys = this.bucket(indexName, value);
     const out: T[] = [];
-    if (keys) for (const k of keys) out.push(this.items.get(k)!);
+    if (keys) for (const k of keys) out.push(this.items.get(k)!.obj);
     return out;
   }
 
@@ -188,18 +235,17 @@ export class Indexer<T extends KubeObject = KubeObject> {
     const keys = this.bucket(indexName, value);
     if (!keys) return [];
     // Buckets are usually already in order (objects gain the value in creation order): check while collecting.
-    const out: T[] = [];
+    const slots: Slot<T>[] = [];
     let prev = -1;
     let sorted = true;
     for (const k of keys) {
-      const seq = this.seqs.get(k)!;
-      if (seq <= prev) sorted = false;
-      prev = seq;
-      out.push(this.items.get(k)!);
+      const slot = this.items.get(k)!;
+      if (slot.seq <= prev) sorted = false;
+      prev = slot.seq;
+      slots.push(slot);
     }
-    if (sorted) return out;
-    const ordered = [...keys].sort((a, b) => this.seqs.get(a)! - this.seqs.get(b)!);
-    return ordered.map((k) => this.items.get(k)!);
+    if (!sorted) slots.sort((a, b) => a.seq - b.seq);
+    return slots.map((slot) => slot.obj);
   }
 
   private bucket(indexName: string, value: string): Set<string> | undefined {
@@ -222,22 +268,14 @@ export class Indexer<T extends KubeObject = KubeObject> {
     return index ? [...index.keys()] : [];
   }
 
-  private reindex(key: string, old: T | undefined, obj: T | undefined): void {
-    const entries = this.entries;
-    for (let e = 0; e < entries.length; e++) {
-      const { fn, index, trackers } = entries[e];
-      const before = old ? fn(old) : noValues;
-      const after = obj ? fn(obj) : noValues;
-      if (trackers) {
-        for (const t of trackers) {
-          t.record(before, key);
-          t.record(after, key);
-        }
-      }
-      // Common case: an update that keeps the index values (a status write) touches nothing.
-      if (sameValues(before, after)) continue;
-      for (const v of before) removeFrom(index, v, key);
-      for (const v of after) addTo(index, v, key);
+  /** Tells the index's change trackers that the key had these values before and after. */
+  private record(entry: IndexEntry, key: string, before: StoredValues, after: readonly string[]): void {
+    const trackers = entry.trackers;
+    if (!trackers) return;
+    const beforeList = before === undefined ? noValues : typeof before === 'string' ? [before] : before;
+    for (const t of trackers) {
+      t.record(beforeList, key);
+      t.record(after, key);
     }
   }
 }
@@ -251,10 +289,23 @@ interface IndexEntry {
 
 const noValues: readonly string[] = [];
 
-function sameValues(a: readonly string[], b: readonly string[]): boolean {
+function compact(values: readonly string[]): StoredValues {
+  return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
+}
+
+/** Whether stored values equal a fresh result, in order. */
+function sameValues(a: StoredValues, b: readonly string[]): boolean {
+  if (a === undefined) return b.length === 0;
+  if (typeof a === 'string') return b.length === 1 && b[0] === a;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+function forEachValue(values: StoredValues, fn: (v: string) => void): void {
+  if (values === undefined) return;
+  if (typeof values === 'string') fn(values);
+  else for (let i = 0; i < values.length; i++) fn(values[i]);
 }
 
 function addTo(index: Map<string, Set<string>>, value: string, key: string): void {

@@ -21,7 +21,7 @@ import { DecisionStore, type SchedulingDecision } from './decisions';
 import type { Handle } from './framework/handle';
 import { ActionType, EventResource, type ClusterEvent } from './framework/interface';
 import type { Framework } from './framework/runtime';
-import { newPodInfo, type NodeObject, type PodObject } from './framework/types';
+import { newPodInfo, updatedPodInfo, type NodeObject, type PodObject } from './framework/types';
 import { DefaultSchedulerName, newFramework, type SchedulerProfile } from './profile';
 import { SchedulingQueue, type QueueSnapshot, podUpdateActionType } from './queue/scheduling-queue';
 import { ScheduleOne } from './schedule-one';
@@ -289,7 +289,7 @@ export class Scheduler {
         this.event(EventResource.AssignedPod, ActionType.Add, 'AssignedPodAdd', undefined, newPod);
         return;
       }
-      cache.updatePod(newPodInfo(newPod));
+      cache.updatePod(updatedPodInfo(newPod, cache.getPod(podKey(newPod))));
       const action = podUpdateActionType(oldPod, newPod) & (ActionType.UpdatePodLabel | ActionType.UpdatePodScaleDown);
       if (action !== 0) this.event(EventResource.AssignedPod, action, 'AssignedPodUpdate', oldPod, newPod);
       return;

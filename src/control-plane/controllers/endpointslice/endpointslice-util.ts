@@ -220,16 +220,26 @@ export function getPodServiceMemberships(services: Lister<Service>, pod: Pod): S
  */
 export function podEndpointsChanged(oldPod: Pod, newPod: Pod): { podChanged: boolean; labelsChanged: boolean } {
   const labelsChanged = !sameMap(oldPod.metadata?.labels, newPod.metadata?.labels);
-  const ips = (p: Pod) => JSON.stringify([p.status?.podIP ?? '', (p.status?.podIPs ?? []).map((i) => i.ip)]);
   const podChanged =
     !!oldPod.metadata?.deletionTimestamp !== !!newPod.metadata?.deletionTimestamp ||
     isPodReady(oldPod) !== isPodReady(newPod) ||
-    ips(oldPod) !== ips(newPod) ||
+    !samePodIPs(oldPod, newPod) ||
     oldPod.spec?.hostname !== newPod.spec?.hostname ||
     oldPod.spec?.subdomain !== newPod.spec?.subdomain ||
     oldPod.spec?.nodeName !== newPod.spec?.nodeName ||
     isPodTerminal(oldPod) !== isPodTerminal(newPod);
   return { podChanged, labelsChanged };
+}
+
+/** Whether status.podIP and the addresses of status.podIPs are the same (as their JSON would be). */
+function samePodIPs(a: Pod, b: Pod): boolean {
+  if ((a.status?.podIP ?? '') !== (b.status?.podIP ?? '')) return false;
+  const x = a.status?.podIPs ?? [];
+  const y = b.status?.podIPs ?? [];
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if ((x[i].ip ?? null) !== (y[i].ip ?? null)) return false;
+  return true;
 }
 
 /** GetServicesToUpdateOnPodChange: the services of the new pod, plus those of the old one if labels changed. */

@@ -229,7 +229,7 @@ export class ReplicaSetController {
       // A pod that just became ready becomes available minReadySeconds later: look again then. A second more
       // avoids waking up a hair too early.
       const minReadySeconds = rs.spec?.minReadySeconds ?? 0;
-      if (!isPodReady(oldPod) && isPodReady(curPod) && minReadySeconds > 0) {
+      if (minReadySeconds > 0 && !isPodReady(oldPod) && isPodReady(curPod)) {
         this.enqueueRSAfter(rs, (minReadySeconds + 1) * 1000);
       }
       return;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { labelSelectorAsSelector } from '../../../shared/lib/labels';
-import { selectorCountKey } from '../framework/types';
+import { deepFreeze } from '../../informers/shared-informer';
+import { newPodInfo, selectorCountKey, updatedPodInfo, type PodObject } from '../framework/types';
 import { makeNode, makePod, podInfoOf } from '../testing';
 import { SchedulerCache } from './cache';
 
@@ -47,5 +48,38 @@ describe('SchedulerCache', () => {
     cache.removePod('default/w1');
     expect(Object.fromEntries(cache.topologyPodCounts(sel, 'default', key, 'topology.kubernetes.io/zone'))).toEqual({ a: 0, b: 1 });
     expect(cache.getNodeInfo('b1')!.countPodsMatchSelector(sel, 'default', key)).toBe(1);
+  });
+
+  it('takes a status update of a bound pod as a replacement that keeps the sums and the pod order', () => {
+    const cache = new SchedulerCache();
+    cache.addNode(makeNode('n1', { cpu: '4', zone: 'a' }));
+    const sel = labelSelectorAsSelector({ matchLabels: { app: 'web' } });
+    const key = selectorCountKey(sel, 'default');
+    const bound = (name: string) => deepFreeze({ ...makePod(name, { cpu: '500m', labels: { app: 'web' } }), metadata: { name, namespace: 'default', uid: `u-${name}`, labels: { app: 'web' } }, spec: { ...makePod(name, { cpu: '500m' }).spec!, nodeName: 'n1' } }) as PodObject;
+    const [a, b, c] = ['a', 'b', 'c'].map(bound);
+    for (const p of [a, b, c]) cache.addPod(newPodInfo(p));
+    cache.topologyPodCounts(sel, 'default', key, 'topology.kubernetes.io/zone');
+    // A status write: a new object sharing the frozen spec and labels.
+    const a2 = deepFreeze({ ...a, metadata: { ...a.metadata, resourceVersion: '2' }, status: { phase: 'Running' } }) as PodObject;
+    const info = updatedPodInfo(a2, cache.getPod('default/a'));
+    expect(info.pod).toBe(a2);
+    expect(info.requests).toBe(cache.getPod('default/a')!.requests);
+    cache.updatePod(info);
+    const ni = cache.getNodeInfo('n1')!;
+    // As removePod then addPod order them: the last pod takes the slot, the updated one goes to the end.
+    expect(ni.pods.map((p) => p.pod.metadata.name)).toEqual(['c', 'b', 'a']);
+    expect(ni.getPod('default/a')!.pod).toBe(a2);
+    expect(cache.getPod('default/a')!.pod).toBe(a2);
+    expect(ni.requested.milliCPU).toBe(1500);
+    expect(ni.countPodsMatchSelector(sel, 'default', key)).toBe(3);
+    expect(Object.fromEntries(cache.topologyPodCounts(sel, 'default', key, 'topology.kubernetes.io/zone'))).toEqual({ a: 3 });
+    // A change the node counts (new labels) goes through remove and add.
+    const a3 = deepFreeze({ ...a2, metadata: { ...a2.metadata, labels: { app: 'db' } } }) as PodObject;
+    const info3 = updatedPodInfo(a3, cache.getPod('default/a'));
+    expect(info3.pod.metadata.labels).toEqual({ app: 'db' });
+    cache.updatePod(info3);
+    expect(ni.countPodsMatchSelector(sel, 'default', key)).toBe(2);
+    expect(Object.fromEntries(cache.topologyPodCounts(sel, 'default', key, 'topology.kubernetes.io/zone'))).toEqual({ a: 2 });
+    expect(ni.requested.milliCPU).toBe(1500);
   });
 });

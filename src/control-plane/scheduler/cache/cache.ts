@@ -104,7 +104,18 @@ export class SchedulerCache implements SharedLister {
     this.podStates.set(pi.key, { podInfo: pi, nodeName, assumed: false, bindingFinished: true });
   }
 
+  /**
+   * UpdatePod: usually a status write to a pod already confirmed on its node, which changes nothing the node's
+   * sums or aggregates count: then only the PodInfo is replaced (see NodeInfo.replacePod).
+   */
   updatePod(pi: PodInfo): void {
+    const ps = this.podStates.get(pi.key);
+    const nodeName = pi.pod.spec?.nodeName ?? '';
+    if (ps && !ps.assumed && ps.nodeName === nodeName && this.nodes.get(nodeName)?.replacePod(pi)) {
+      ps.podInfo = pi;
+      ps.bindingFinished = true;
+      return;
+    }
     this.addPod(pi);
   }
 

@@ -93,30 +93,35 @@ function specRequests(pod: PodObject): { requests: Resource; nonZeroRequests: Re
   return r;
 }
 
+/** The pod's affinity terms parsed; a term that does not parse is left out and its error noted. */
+function affinityTerms(pod: PodObject, list: PodAffinityTerm[] | undefined, errors: string[]): AffinityTerm[] {
+  const out: AffinityTerm[] = [];
+  if (!list) return out;
+  for (const t of list) {
+    try {
+      out.push(newAffinityTerm(pod, t));
+    } catch (err) {
+      errors.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return out;
+}
+
+function weightedAffinityTerms(pod: PodObject, list: { weight: number; podAffinityTerm: PodAffinityTerm }[] | undefined, errors: string[]): WeightedAffinityTerm[] {
+  const out: WeightedAffinityTerm[] = [];
+  if (!list) return out;
+  for (const t of list) {
+    try {
+      out.push({ ...newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
+    } catch (err) {
+      errors.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return out;
+}
+
 export function newPodInfo(pod: PodObject): PodInfo {
   const errors: string[] = [];
-  const terms = (list: PodAffinityTerm[] | undefined): AffinityTerm[] => {
-    const out: AffinityTerm[] = [];
-    for (const t of list ?? []) {
-      try {
-        out.push(newAffinityTerm(pod, t));
-      } catch (err) {
-        errors.push(err instanceof Error ? err.message : String(err));
-      }
-    }
-    return out;
-  };
-  const weighted = (list: { weight: number; podAffinityTerm: PodAffinityTerm }[] | undefined): WeightedAffinityTerm[] => {
-    const out: WeightedAffinityTerm[] = [];
-    for (const t of list ?? []) {
-      try {
-        out.push({ ...newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
-      } catch (err) {
-        errors.push(err instanceof Error ? err.message : String(err));
-      }
-    }
-    return out;
-  };
   const affinity = pod.spec?.affinity;
   const hostPorts: HostPort[] = [];
   for (const c of pod.spec?.containers ?? []) {
@@ -133,13 +138,29 @@ export function newPodInfo(pod: PodObject): PodInfo {
     namespace,
     priority: pod.spec?.priority ?? 0,
     ...specRequests(pod),
-    requiredAffinityTerms: terms(affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
-    requiredAntiAffinityTerms: terms(affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
-    preferredAffinityTerms: weighted(affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
-    preferredAntiAffinityTerms: weighted(affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    requiredAffinityTerms: affinityTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors),
+    requiredAntiAffinityTerms: affinityTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors),
+    preferredAffinityTerms: weightedAffinityTerms(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors),
+    preferredAntiAffinityTerms: weightedAffinityTerms(pod, affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors),
     hostPorts,
     ...(errors.length ? { parseError: errors.join(', ') } : {}),
   };
+}
+
+/**
+ * The PodInfo of a new version of a pod that keeps the spec and labels objects of an earlier one (a status
+ * write shares them): everything but the pod itself is derived from those, so it is reused, not recomputed.
+ * Otherwise (or with no earlier PodInfo) a fresh newPodInfo.
+ */
+export function updatedPodInfo(pod: PodObject, previous: PodInfo | undefined): PodInfo {
+  if (!previous) return newPodInfo(pod);
+  const old = previous.pod;
+  if (old === pod) return previous;
+  // Frozen (informer) objects only: a mutable spec could have changed in place.
+  if (old.spec !== pod.spec || !Object.isFrozen(pod.spec) || old.metadata.labels !== pod.metadata.labels || !Object.isFrozen(pod.metadata)) return newPodInfo(pod);
+  if (old.metadata.uid !== pod.metadata.uid) return newPodInfo(pod);
+  if (old.metadata.namespace !== pod.metadata.namespace || old.metadata.name !== pod.metadata.name) return newPodInfo(pod);
+  return { ...previous, pod };
 }
 
 function hasAffinity(pi: PodInfo): boolean {
@@ -255,6 +276,42 @@ export class NodeInfo {
     if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.filter((p) => p.key !== key);
     this.update(pi, -1);
     return pi;
+  }
+
+  /**
+   * Replaces a pod's PodInfo by one that counts the same (updatedPodInfo reused its requests, ports and terms,
+   * and its labels and deletion state are unchanged): the pod list changes as removePod then addPod change it,
+   * and the sums, which would lose and regain the same amounts, are left as they are. False when the pod is
+   * not here or counts differently: then the caller removes and adds.
+   */
+  replacePod(pi: PodInfo): boolean {
+    const i = this.podIndex.get(pi.key);
+    if (i === undefined) return false;
+    const old = this.pods[i];
+    if (
+      old.requests !== pi.requests ||
+      old.nonZeroRequests !== pi.nonZeroRequests ||
+      old.hostPorts !== pi.hostPorts ||
+      old.namespace !== pi.namespace ||
+      old.pod.metadata.labels !== pi.pod.metadata.labels ||
+      isTerminating(old.pod) !== isTerminating(pi.pod) ||
+      hasAffinity(old) !== hasAffinity(pi) ||
+      hasRequiredAntiAffinity(old) !== hasRequiredAntiAffinity(pi)
+    ) {
+      return false;
+    }
+    // removePod's swap-with-last, then addPod's append: the same order as before.
+    const last = this.pods.pop()!;
+    if (last !== old) {
+      this.pods[i] = last;
+      this.podIndex.set(last.key, i);
+    }
+    this.podIndex.set(pi.key, this.pods.length);
+    this.pods.push(pi);
+    if (hasAffinity(pi)) this.podsWithAffinity = [...this.podsWithAffinity.filter((p) => p.key !== pi.key), pi];
+    if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity.filter((p) => p.key !== pi.key), pi];
+    this.generation = nextGeneration();
+    return true;
   }
 
   private update(pi: PodInfo, sign: 1 | -1): void {

@@ -72,6 +72,8 @@ export interface QueueSnapshot {
 export function podUpdateActionType(oldPod: Pod, newPod: Pod): number {
   let action = 0;
   if (!sameJson(oldPod.metadata?.labels ?? {}, newPod.metadata?.labels ?? {})) action |= ActionType.UpdatePodLabel;
+  // A status write keeps the (frozen) spec object: tolerations, gates and requests are the same.
+  if (oldPod.spec !== undefined && oldPod.spec === newPod.spec && Object.isFrozen(newPod.spec)) return action;
   if (!sameJson(oldPod.spec?.tolerations ?? [], newPod.spec?.tolerations ?? [])) action |= ActionType.UpdatePodToleration;
   if ((oldPod.spec?.schedulingGates ?? []).length > 0 && (newPod.spec?.schedulingGates ?? []).length === 0) action |= ActionType.UpdatePodSchedulingGatesEliminated;
   const req = (p: Pod) => (p.spec?.containers ?? []).map((c) => c.resources?.requests ?? {});

@@ -6,6 +6,13 @@ import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { everything, labelSelectorAsSelector, matchesSet, type Requirement, type Selector } from '../../../../shared/lib/labels';
 import type { Handle } from '../../framework/handle';
 
+/** A label set as requirements, sorted by key. */
+function toRequirements(set: Record<string, string>): Requirement[] {
+  return Object.keys(set)
+    .sort()
+    .map((k) => ({ key: k, operator: '=', values: [set[k]] }));
+}
+
 export function defaultSelector(pod: Pod, handle: Pick<Handle, 'serviceLister' | 'replicationControllerLister' | 'replicaSetLister' | 'statefulSetLister'>): Selector {
   const namespace = pod.metadata?.namespace ?? '';
   const labels = pod.metadata?.labels ?? {};
@@ -16,10 +23,6 @@ export function defaultSelector(pod: Pod, handle: Pick<Handle, 'serviceLister' |
     if (!sel || Object.keys(sel).length === 0) continue;
     if (matchesSet(sel, labels)) Object.assign(labelSet, sel);
   }
-  const toRequirements = (set: Record<string, string>): Requirement[] =>
-    Object.keys(set)
-      .sort()
-      .map((k) => ({ key: k, operator: '=', values: [set[k]] }));
   let selector: Selector = { requirements: toRequirements(labelSet) };
   const owner = (pod.metadata?.ownerReferences ?? []).find((r) => r.controller);
   if (!owner) return selector;

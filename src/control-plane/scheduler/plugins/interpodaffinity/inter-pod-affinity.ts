@@ -173,6 +173,8 @@ export class InterPodAffinity {
     const preferredAffinity = pod.preferredAffinityTerms.map((t) => this.mergeNamespaces(t));
     const preferredAnti = pod.preferredAntiAffinityTerms.map((t) => this.mergeNamespaces(t));
     const hasConstraints = preferredAffinity.length > 0 || preferredAnti.length > 0;
+    // The usual case: no preferred terms, and no pod anywhere with affinity terms: nothing can score.
+    if (!hasConstraints && lister.havePodsWithAffinityList().length === 0) return newStatus(Code.Skip);
     const namespaceLabels = this.namespaceLabels(pod.namespace);
     // topologyKey → value → score
     const topologyScore = new Map<string, Map<string, number>>();
