@@ -27,6 +27,7 @@ import { HorizontalController, HorizontalPodAutoscalerControllerName } from './p
 import { ServiceController, ServiceControllerName } from './service/service-controller';
 import { IngressNginx, IngressNginxControllerName } from './ingress/ingress-controller';
 import { DisruptionController, DisruptionControllerName } from './disruption/disruption-controller';
+import { Publisher, RootCACertificatePublisherControllerName } from './certificates/rootcacertpublisher/publisher';
 
 /** Adapts the common controller shape (a BaseController plus shutDown) to a RunningController. */
 function single(name: string, c: { controller: BaseController; shutDown(): void }): RunningController {
@@ -123,6 +124,10 @@ export const defaultControllers: readonly ControllerDescriptor[] = [
   {
     name: ServiceAccountControllerName,
     start: (ctx) => single(ServiceAccountControllerName, new ServiceAccountsController(ctx)),
+  },
+  {
+    name: RootCACertificatePublisherControllerName,
+    start: (ctx) => single(RootCACertificatePublisherControllerName, new Publisher(ctx)),
   },
   {
     name: NodeLifecycleControllerName,

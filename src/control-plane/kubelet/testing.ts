@@ -18,8 +18,9 @@ export interface KubeletTestBed {
 }
 
 export async function kubeletTestBed(options: { nodes?: NodeConfig[]; seed?: number } = {}): Promise<KubeletTestBed> {
-  const cluster = await createCluster({ seed: options.seed ?? 1, controllers: ['serviceaccount-controller'], nodes: 0, scheduler: false });
-  // The default ServiceAccounts must exist before pods are admitted.
+  const cluster = await createCluster({ seed: options.seed ?? 1, controllers: ['serviceaccount-controller', 'root-ca-certificate-publisher-controller'], nodes: 0, scheduler: false });
+  // The default ServiceAccounts must exist before pods are admitted, and kube-root-ca.crt before their
+  // kube-api-access volumes can be set up.
   cluster.runUntilIdle({ maxTimeMs: 1000 });
   const nodes = new NodeSimulator({ client: cluster.client, clock: cluster.clock, rng: cluster.rng, trace: cluster.trace, nodes: options.nodes ?? defaultNodeConfigs(1) });
   cluster.runUntil(() => nodes.list().every((k) => k.isRegistered), 5000);

@@ -105,24 +105,26 @@ describe('scenario: ResourceQuota', () => {
     expect(quota()!.status!.used).toEqual({ pods: '2', 'requests.memory': '128Mi' });
   });
 
-  it('counts configmaps, under the legacy name and count/configmaps, and gives a deleted one back', () => {
+  it('counts configmaps (the published kube-root-ca.crt too), under the legacy name and count/configmaps, and gives a deleted one back', () => {
     tc.apply(`apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n`);
-    tc.apply(`apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: objects, namespace: team-a}\nspec:\n  hard: {configmaps: "2", count/configmaps: "2", count/deployments.apps: "1"}\n`);
+    // As in a real cluster, the root CA publisher puts kube-root-ca.crt in every new namespace: it counts.
+    tc.runUntil(() => tc.get('configmap', 'team-a', 'kube-root-ca.crt') !== undefined, 10_000, 'kube-root-ca.crt');
+    tc.apply(`apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: objects, namespace: team-a}\nspec:\n  hard: {configmaps: "3", count/configmaps: "3", count/deployments.apps: "1"}\n`);
     const q = () => tc.get('resourcequota', 'team-a', 'objects') as ResourceQuota | undefined;
     tc.runUntil(() => q()?.status?.used !== undefined, 10_000, 'quota status');
-    expect(q()!.status!.used).toEqual({ configmaps: '0', 'count/configmaps': '0', 'count/deployments.apps': '0' });
+    expect(q()!.status!.used).toEqual({ configmaps: '1', 'count/configmaps': '1', 'count/deployments.apps': '0' });
 
     const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'team-a' }, data: { k: 'v' } });
     tc.apply(cm('one'));
     tc.apply(cm('two'));
     expect(errorText(() => tc.apply(cm('three')))).toBe(
-      'configmaps "three" is forbidden: exceeded quota: objects, requested: configmaps=1,count/configmaps=1, used: configmaps=2,count/configmaps=2, limited: configmaps=2,count/configmaps=2',
+      'configmaps "three" is forbidden: exceeded quota: objects, requested: configmaps=1,count/configmaps=1, used: configmaps=3,count/configmaps=3, limited: configmaps=3,count/configmaps=3',
     );
     tc.delete('configmap', 'team-a', 'one');
-    tc.runUntil(() => q()?.status?.used?.configmaps === '1', 10_000, 'configmap given back');
-    expect(q()!.status!.used).toEqual({ configmaps: '1', 'count/configmaps': '1', 'count/deployments.apps': '0' });
+    tc.runUntil(() => q()?.status?.used?.configmaps === '2', 10_000, 'configmap given back');
+    expect(q()!.status!.used).toEqual({ configmaps: '2', 'count/configmaps': '2', 'count/deployments.apps': '0' });
     tc.apply(cm('three'));
-    expect(q()!.status!.used!.configmaps).toBe('2');
+    expect(q()!.status!.used!.configmaps).toBe('3');
   });
 
   it('recalculates every quota on the 5-minute resync, repairing a tampered status.used', () => {

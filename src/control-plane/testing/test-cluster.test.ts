@@ -27,7 +27,8 @@ data:
     expect(tc.get('configmap', 'team-a', 'settings')?.data).toEqual({ mode: 'slow' });
     expect(tc.get('cm', 'team-a', 'missing')).toBeUndefined();
     expect(tc.get('namespaces', undefined, 'team-a')?.metadata.name).toBe('team-a');
-    expect(tc.list('configmaps', 'team-a').map((o) => o.metadata.name)).toEqual(['settings']);
+    // The root CA publisher's kube-root-ca.crt is in every namespace, as in a real cluster.
+    expect(tc.list('configmaps', 'team-a').map((o) => o.metadata.name)).toEqual(['kube-root-ca.crt', 'settings']);
 
     tc.delete('configmap', 'team-a', 'settings');
     expect(tc.get('configmap', 'team-a', 'settings')).toBeUndefined();

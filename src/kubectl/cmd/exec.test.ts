@@ -108,7 +108,9 @@ HOME=/root
     expect((await kubectl(cluster, 'kubectl exec web -- cat /etc/db/password')).stdout).toBe('s3cr3t\n');
     expect((await kubectl(cluster, 'kubectl exec web -- cat /var/run/secrets/kubernetes.io/serviceaccount/namespace')).stdout).toBe('default\n');
     expect((await kubectl(cluster, 'kubectl exec web -- cat /etc/hostname')).stdout).toBe('web\n');
-    expect((await kubectl(cluster, 'kubectl exec web -- ls /var/run/secrets/kubernetes.io/serviceaccount')).stdout).toBe('namespace\ntoken\n');
+    expect((await kubectl(cluster, 'kubectl exec web -- ls /var/run/secrets/kubernetes.io/serviceaccount')).stdout).toBe('ca.crt\nnamespace\ntoken\n');
+    // The kube-api-access volume projects the cluster's CA from the kube-root-ca.crt ConfigMap.
+    expect((await kubectl(cluster, 'kubectl exec web -- cat /var/run/secrets/kubernetes.io/serviceaccount/ca.crt')).stdout).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+\n-----END CERTIFICATE-----\n$/);
   });
 
   it('a shell script runs in the kubelet\'s interpreter with the container\'s files and variables', async () => {

@@ -67,11 +67,12 @@ describe('scenario: HorizontalPodAutoscaler on simulated load', () => {
   it('scales up to the formula, limited by the rate and by maxReplicas, and down only after the 5-minute stabilization', async () => {
     tc.apply(phpApache());
     tc.runUntil(() => readyPods() === 1 && hpa().status?.currentMetrics?.[0]?.resource?.current.averageUtilization !== undefined, 2 * minute, 'php-apache ready and measured');
-    // Idle: 1–3m of a 200m request.
-    expect(hpa().status?.currentMetrics?.[0]?.resource?.current.averageUtilization).toBe(1);
+    // Idle: 1–3m (a seeded draw) of a 200m request, in whole percent: 0 or 1.
+    const idle = hpa().status!.currentMetrics![0]!.resource!.current.averageUtilization!;
+    expect([0, 1]).toContain(idle);
     expect(condition(hpa().status?.conditions, 'ScalingActive')).toMatchObject({ status: 'True', reason: 'ValidMetricFound', message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)' });
     expect(condition(hpa().status?.conditions, 'ScalingLimited')).toMatchObject({ status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' });
-    expect((await kubectl(tc.cluster, 'kubectl get hpa')).stdout).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\nphp-apache\s+Deployment\/php-apache\s+cpu: 1%\/50%\s+1\s+10\s+1\s+/);
+    expect((await kubectl(tc.cluster, 'kubectl get hpa')).stdout).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\nphp-apache\s+Deployment\/php-apache\s+cpu: [01]%\/50%\s+1\s+10\s+1\s+/);
 
     // 1000m of load on one pod: it burns its 500m limit, 250% of its request → wants ceil(5 × 1) = 5; the rate
     // without behavior allows max(2 × 1, 4) = 4.
