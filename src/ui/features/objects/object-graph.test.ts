@@ -239,6 +239,16 @@ describe('buildObjectGraph', () => {
     expect(parseLeafGroupId(podGroupId(rs.id))).toBeUndefined();
   });
 
+  it('does not draw kube-root-ca.crt, which every namespace has and every pod projects', () => {
+    const ca = input('ConfigMap', 'kube-root-ca.crt');
+    const pod = input('Pod', 'web', {
+      spec: { volumes: [{ name: 'kube-api-access-x1', projected: { sources: [{ configMap: { name: 'kube-root-ca.crt' } }] } }, { name: 'cfg', configMap: { name: 'settings' } }] },
+    });
+    const g = buildObjectGraph([ca, pod, input('ConfigMap', 'settings')], 'default');
+    expect(g.nodes.map((n) => n.name).sort()).toEqual(['settings', 'web']);
+    expect(pairs(g)).toEqual(['/pods|default/web -mounts-> /configmaps|default/settings']);
+  });
+
   it('bounds the graph of 10,000 loose ConfigMaps to one node', () => {
     const g = buildObjectGraph([node, ...manyOf('ConfigMap', 'bench-cm', 10_000)], 'default');
     expect(g.nodes.map((n) => `${n.id}#${n.count ?? ''}`)).toEqual([`${leafGroupId('ConfigMap', 'default')}#10000`, `${node.id}#`]);

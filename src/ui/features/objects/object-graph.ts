@@ -45,6 +45,13 @@ export const leafGroupThreshold = 20;
 /** Kinds whose unlinked objects are grouped per namespace beyond leafGroupThreshold. */
 export const leafGroupKinds: ReadonlySet<string> = new Set(['ConfigMap', 'Secret']);
 
+/**
+ * The root CA publisher's ConfigMap: in every namespace, and projected into every pod by its kube-api-access
+ * volume. Like the default ServiceAccount it is not drawn (an edge from every pod to it would say nothing); the
+ * Objects table and kubectl list it.
+ */
+export const rootCAConfigMapName = 'kube-root-ca.crt';
+
 /** An object with the id the store knows it by ("group/resource|namespace/name"). */
 export interface GraphInput {
   id: string;
@@ -137,6 +144,7 @@ export function buildObjectGraph(inputs: readonly GraphInput[], namespace: strin
   for (const input of inputs) {
     const { id, obj } = input;
     if (!graphKinds.has(obj.kind) || !inNamespace(obj, namespace, all)) continue;
+    if (obj.kind === 'ConfigMap' && obj.metadata.name === rootCAConfigMapName) continue;
     if (obj.metadata.uid) byUid.set(obj.metadata.uid, id);
     byRef.set(refKeyOf(obj), id);
     if (leafGroupKinds.has(obj.kind) && !obj.metadata.ownerReferences?.length) {
