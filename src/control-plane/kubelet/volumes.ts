@@ -2,8 +2,10 @@
 // configMap or secret volume needs its object — and the keys its items name — unless it is optional. Until every
 // volume is set up the kubelet creates no sandbox: the pod stays ContainerCreating with FailedMount events, as on
 // a real node. A hostPath volume's type is checked against the node's files (Directory and File must exist;
-// DirectoryOrCreate and FileOrCreate create them). A projected volume needs the configMaps and secrets it projects
-// (every pod's kube-api-access volume projects kube-root-ca.crt); downwardAPI and emptyDir volumes always set up.
+// DirectoryOrCreate and FileOrCreate create them). downwardAPI and emptyDir volumes always set up, and so do
+// projected ones, with the files of the sources that exist: a real kubelet would wait for a missing non-optional
+// configMap or secret source (in a full cluster the root CA publisher provides the kube-root-ca.crt that every
+// kube-api-access volume projects; clusters started with only some controllers have none).
 import type { Pod, Volume } from 'kubernetes-types/core/v1';
 import { checkHostPathType, type HostFilesystem } from './volume-contents';
 
@@ -31,42 +33,16 @@ export function volumeSetUpFailures(pod: Pod, lookup: VolumeSourceLookup, host?:
 }
 
 function setUpError(volume: Volume, namespace: string, lookup: VolumeSourceLookup): string | undefined {
-  if (volume.projected) return projectedSetUpError(volume, namespace, lookup);
   const source = volume.configMap ?? volume.secret;
   if (!source) return undefined;
   const kind = volume.configMap ? 'configmap' : 'secret';
   const name = volume.configMap ? volume.configMap.name : volume.secret!.secretName;
-  return sourceError(kind, name ?? '', source.items, source.optional, namespace, lookup);
-}
-
-/** The projected plugin's collectData: every configMap and secret source is read, and the errors aggregated. */
-function projectedSetUpError(volume: Volume, namespace: string, lookup: VolumeSourceLookup): string | undefined {
-  const errors: string[] = [];
-  for (const s of volume.projected?.sources ?? []) {
-    const source = s.configMap ?? s.secret;
-    if (!source) continue;
-    const err = sourceError(s.configMap ? 'configmap' : 'secret', source.name ?? '', source.items, source.optional, namespace, lookup);
-    if (err) errors.push(err);
-  }
-  // utilerrors.NewAggregate's text: the one error, or all of them in brackets.
-  if (errors.length <= 1) return errors[0];
-  return `[${errors.join(', ')}]`;
-}
-
-function sourceError(
-  kind: 'configmap' | 'secret',
-  name: string,
-  items: readonly { key: string }[] | undefined,
-  optional: boolean | undefined,
-  namespace: string,
-  lookup: VolumeSourceLookup,
-): string | undefined {
-  const keys = lookup(kind, namespace, name);
+  const keys = lookup(kind, namespace, name ?? '');
   if (keys && 'error' in keys) return keys.error;
-  if (!keys) return optional ? undefined : `${kind} ${JSON.stringify(name)} not found`;
-  if (optional) return undefined;
+  if (!keys) return source.optional ? undefined : `${kind} ${JSON.stringify(name ?? '')} not found`;
+  if (source.optional) return undefined;
   // MakePayload: every key an item names must exist.
-  for (const item of items ?? []) {
+  for (const item of source.items ?? []) {
     if (keys.includes(item.key)) continue;
     return kind === 'configmap' ? `configmap references non-existent config key: ${item.key}` : `references non-existent secret key: ${item.key}`;
   }
