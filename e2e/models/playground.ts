@@ -168,9 +168,14 @@ export class Playground {
     return { prompt: this.page.getByRole('textbox', { name: 'kubectl command' }), output: this.page.getByRole('log', { name: 'Console output' }) };
   }
 
-  /** Types a line at the console's prompt and runs it (Enter). */
+  /**
+   * Types a line at the console's prompt and runs it (Enter), once the previous command has finished: Enter does
+   * nothing while a command runs (the prompt says "… is running"), and printing a megabyte can outlast the moment
+   * its last line appears.
+   */
   async kubectl(line: string): Promise<void> {
     const { prompt } = await this.openConsole();
+    await expect(prompt).not.toHaveAttribute('placeholder', /is running/, { timeout: 60_000 });
     await prompt.fill(line);
     await prompt.press('Enter');
   }
