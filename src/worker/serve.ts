@@ -430,13 +430,17 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
 
   function stopSubscription(id: SubscriptionId): void {
     const sub = subscriptions.get(id);
-    if (!sub) return;
-    subscriptions.delete(id);
+    if (sub) closeSubscription(sub);
+  }
+
+  /** Forgets a subscription and its watch; a batch it had in flight frees its budget for the others. */
+  function closeSubscription(sub: Subscription): void {
+    subscriptions.delete(sub.id);
     sub.closed = true;
     stopWatch(sub);
     const released = sub.inFlight;
     releaseBatch(sub);
-    // Its budget is free again: others waiting for room may go (as an ack would let them).
+    // Others waiting for room may go (as an ack would let them).
     if (released) scheduleFlush();
   }
 
@@ -505,13 +509,8 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   }
 
   function endSubscription(sub: Subscription, status: Status): void {
-    subscriptions.delete(sub.id);
-    sub.closed = true;
-    stopWatch(sub);
-    const released = sub.inFlight;
-    releaseBatch(sub);
+    closeSubscription(sub);
     post({ type: 'watch/error', id: sub.id, status });
-    if (released) scheduleFlush();
   }
 
   let flushScheduled = false;
