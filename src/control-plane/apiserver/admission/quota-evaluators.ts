@@ -321,8 +321,19 @@ const legacyCountAliases: Record<string, string> = {
   resourcequotas: 'resourcequotas',
 };
 
+/** Evaluators by "group/resource": one per resource, not one per admitted request. */
+const evaluators = new Map<string, QuotaEvaluator | undefined>();
+
 /** The evaluator for a resource, or undefined for the ignored ones. */
 export function quotaEvaluatorFor(gr: GroupResource): QuotaEvaluator | undefined {
+  const key = `${gr.group}/${gr.resource}`;
+  if (evaluators.has(key)) return evaluators.get(key);
+  const evaluator = newQuotaEvaluator(gr);
+  evaluators.set(key, evaluator);
+  return evaluator;
+}
+
+function newQuotaEvaluator(gr: GroupResource): QuotaEvaluator | undefined {
   if (ignoredResources.has(`${gr.group}/${gr.resource}`)) return undefined;
   if (gr.group === '') {
     if (gr.resource === 'pods') return podEvaluator;
