@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import type { ProbeState } from './browser/page-probe';
 import { installProbe } from './browser/page-probe';
-import { readTrace } from './browser/trace-summary';
+import { readTrace, taskCpuFigures } from './browser/trace-summary';
 import { startBrowserBench } from './lib/browser';
 import { waitUsable } from './page';
 
@@ -51,6 +51,12 @@ export interface PersistenceResult {
   reloadConfigMapsMs: number;
   reloadNodesReadyMs: number;
   reloadEditorUsableMs: number;
+  /**
+   * Where the reload's time went: navigation → the cluster worker ready (state restored from IndexedDB, cluster
+   * started), → the first of the N ConfigMaps delivered, → the last; in how many watch batches they came, and the
+   * page's long tasks (over 50 ms) from navigation until all were in (count, longest).
+   */
+  reloadParts?: { workerReadyMs: number; firstConfigMapMs: number; configMapBatches: number; longTasks: number; maxLongTaskMs: number; workerCpuMs: number; pageCpuMs: number; longestTaskCpuMs: number; tasksOver50Cpu: number };
   durableRevision?: number;
   /** The reload did not finish within RELOAD_TIMEOUT_MS: the reload figures are that wait (lower bounds). */
   reloadTimedOut?: boolean;
@@ -83,7 +89,7 @@ async function openPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
-  await page.addInitScript({ content: `var __name = (f) => f; (${installProbe.toString()})(${JSON.stringify({ countBytes: false, configMapPrefix: PREFIX })});` });
+  await page.addInitScript({ content: `var __name = (f) => f; (${installProbe.toString()})(${JSON.stringify({ countBytes: false, configMapPrefix: PREFIX, recordLoad: true })});` });
   await page.goto(baseURL);
   await waitUsable(page);
   return page;
@@ -135,6 +141,19 @@ function workerCpuMs(tracePath: string): number {
     if (e.ph !== 'X' || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask')) continue;
     const thread = `${e.pid}/${e.tid}`;
     if (workers.has(thread)) cpu.set(thread, (cpu.get(thread) ?? 0) + (e.tdur ?? e.dur ?? 0));
+  }
+  return Math.max(0, ...cpu.values()) / 1000;
+}
+
+/** Thread CPU time (ms) of the page's main thread (the busiest CrRendererMain) in a trace. */
+function mainThreadCpuMs(tracePath: string): number {
+  const events = readTrace(tracePath) as { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[];
+  const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}/${e.tid}`));
+  const cpu = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask')) continue;
+    const thread = `${e.pid}/${e.tid}`;
+    if (mains.has(thread)) cpu.set(thread, (cpu.get(thread) ?? 0) + (e.tdur ?? e.dur ?? 0));
   }
   return Math.max(0, ...cpu.values()) / 1000;
 }
@@ -221,7 +240,20 @@ export async function runPersistenceCase(objects: number): Promise<PersistenceRe
     // BENCH_PERSISTENCE_RELOAD=0 leaves the reload out (for iterating on the write figures; the default measures it).
     let reload: ProbeState | undefined;
     let reloadTimedOut = false;
+    let reloadCpu: { workerMs: number; pageMs: number; longestTaskCpuMs: number; over50Cpu: number } | undefined;
     if (process.env.BENCH_PERSISTENCE_RELOAD !== '0') {
+      // A trace of the reload: the cluster worker's and the page's CPU time until all ConfigMaps are in; with
+      // BENCH_PERSISTENCE_PROFILE also the page's CPU profile and a full timeline (reload.cpuprofile and
+      // reload.trace.json, for bench/browser/task-profile.ts <dir> <dist> N M reload).
+      const traceDir = profileDir ?? mkdtempSync(join(tmpdir(), 'kubeplay-reload-trace-'));
+      const tracePath = join(traceDir, 'reload.trace.json');
+      const cdp = profileDir ? await page.context().newCDPSession(page) : undefined;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await cdp.send('Profiler.start');
+      }
+      await bench.browser.startTracing(page, { path: tracePath, categories: profileDir ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'v8'] : ['toplevel'] });
       await page.reload();
       try {
         await page.waitForFunction(
@@ -238,6 +270,13 @@ export async function runPersistenceCase(objects: number): Promise<PersistenceRe
         if (!(err instanceof Error && err.name === 'TimeoutError')) throw err;
         reloadTimedOut = true;
       }
+      await bench.browser.stopTracing();
+      const tasks = taskCpuFigures(readTrace(tracePath));
+      reloadCpu = { workerMs: workerCpuMs(tracePath), pageMs: mainThreadCpuMs(tracePath), longestTaskCpuMs: tasks.longestCpuMs, over50Cpu: tasks.over50Cpu };
+      if (cdp) {
+        const { profile } = await cdp.send('Profiler.stop');
+        writeFileSync(join(traceDir, 'reload.cpuprofile'), JSON.stringify(profile));
+      } else rmSync(traceDir, { recursive: true, force: true });
       reload = await page.evaluate(() => (window as unknown as { __benchProbe: { state: ProbeState } }).__benchProbe.state);
     }
     const s = reload;
@@ -257,6 +296,21 @@ export async function runPersistenceCase(objects: number): Promise<PersistenceRe
       reloadConfigMapsMs: at(s?.configMapsAt),
       reloadNodesReadyMs: at(s?.nodesReadyAt),
       reloadEditorUsableMs: at(s?.editorUsableAt),
+      ...(s
+        ? {
+            reloadParts: {
+              workerReadyMs: at(s.workerReadyAt),
+              firstConfigMapMs: at(s.firstConfigMapAt),
+              configMapBatches: s.configMapBatches,
+              longTasks: s.longTasks.filter((t) => t.start < at(s.configMapsAt)).length,
+              maxLongTaskMs: Math.max(0, ...s.longTasks.filter((t) => t.start < at(s.configMapsAt)).map((t) => t.duration)),
+              workerCpuMs: reloadCpu?.workerMs ?? NaN,
+              pageCpuMs: reloadCpu?.pageMs ?? NaN,
+              longestTaskCpuMs: reloadCpu?.longestTaskCpuMs ?? NaN,
+              tasksOver50Cpu: reloadCpu?.over50Cpu ?? NaN,
+            },
+          }
+        : {}),
       ...(reloadTimedOut ? { reloadTimedOut, reloadConfigMapsSeen: s?.configMaps } : {}),
       durableRevision: info.durableRevision,
     };

@@ -11,6 +11,8 @@ export interface ProbeOptions {
   configMapPrefix: string;
   /** Prefix of the pod names to count Ready as they reach the page (benchmark 5's rollout). */
   rolloutPodPrefix?: string;
+  /** Record long tasks and frames from navigation on (benchmark 4's reload), not only once told to. */
+  recordLoad?: boolean;
 }
 
 export interface ProbeFrame {
@@ -27,6 +29,11 @@ export interface ProbeState {
   editorUsableAt?: number;
   configMaps: number;
   configMapsAt?: number;
+  /** performance.now() when the cluster worker said ready (its state restored and its cluster started). */
+  workerReadyAt?: number;
+  /** … when the first ConfigMap with configMapPrefix arrived, and in how many watch batches they came. */
+  firstConfigMapAt?: number;
+  configMapBatches: number;
   /** Pods named with rolloutPodPrefix the page has been sent Ready (counted even while scanning is off). */
   rolloutPodsReady: number;
   frames: ProbeFrame[];
@@ -39,7 +46,8 @@ export interface ProbeState {
 
 export function installProbe(options: ProbeOptions): void {
   const w = window as unknown as Record<string, unknown>;
-  const state: ProbeState = { readyNodes: [], configMaps: 0, rolloutPodsReady: 0, frames: [], longTasks: [], longFrames: [], recording: false, bigFrames: [] };
+  const state: ProbeState = { readyNodes: [], configMaps: 0, configMapBatches: 0, rolloutPodsReady: 0, frames: [], longTasks: [], longFrames: [], recording: options.recordLoad === true, bigFrames: [] };
+  let batchHasConfigMap = false;
   let byType: Record<string, number> = {};
   const readyNodes = new Set<string>();
   const configMaps = new Set<string>();
@@ -61,6 +69,8 @@ export function installProbe(options: ProbeOptions): void {
       if (readyNodes.size >= 3 && state.nodesReadyAt === undefined) state.nodesReadyAt = performance.now();
       state.readyNodes = [...readyNodes];
     } else if (o.kind === 'ConfigMap' && o.metadata?.name?.startsWith(options.configMapPrefix)) {
+      state.firstConfigMapAt ??= performance.now();
+      batchHasConfigMap = true;
       configMaps.add(`${o.metadata.namespace}/${o.metadata.name}`);
       state.configMaps = configMaps.size;
     }
@@ -76,13 +86,17 @@ export function installProbe(options: ProbeOptions): void {
       const key = first ? `${msg.type} ${first.kind}` : msg.type;
       byType[key] = (byType[key] ?? 0) + n;
     }
-    if (msg.type === 'ready') markReady();
+    if (msg.type === 'ready') {
+      state.workerReadyAt ??= performance.now();
+      markReady();
+    }
     else if (msg.type === 'reply' && typeof msg.id === 'number' && pending.has(msg.id)) {
       const p = pending.get(msg.id)!;
       pending.delete(msg.id);
       if (msg.ok) p.resolve(msg.result);
       else p.reject(new Error(msg.status?.message ?? 'call failed'));
     } else if (msg.type === 'watch/batch' && msg.batch) {
+      batchHasConfigMap = false;
       for (const part of ['added', 'updated'] as const) {
         for (const o of Object.values(msg.batch.diff[part] ?? {})) {
           if (scanObjects) see(o);
@@ -92,6 +106,7 @@ export function installProbe(options: ProbeOptions): void {
           }
         }
       }
+      if (batchHasConfigMap) state.configMapBatches++;
     }
   };
 

@@ -43,7 +43,7 @@ afterEach(async () => {
   for (const close of open.splice(0)) await close();
 });
 
-async function harness(frameBytes: number): Promise<Harness> {
+async function harness(frameBytes: number, syncFrameBytes?: number, onSynced?: () => void): Promise<Harness> {
   const cluster = await createCluster({ seed: 3 });
   const [uiPort, workerPort] = createPortPair();
   let bytes = 0;
@@ -51,7 +51,7 @@ async function harness(frameBytes: number): Promise<Harness> {
     const msg = e.data as { type: string };
     if (msg.type === 'watch/batch' || msg.type === 'trace/batch') bytes += JSON.stringify(msg).length;
   });
-  const server = serveProtocol(cluster, workerPort, { afterRequest: (c) => c.clock.runDeferred(), frameBytes });
+  const server = serveProtocol(cluster, workerPort, { afterRequest: (c) => c.clock.runDeferred(), frameBytes, syncFrameBytes, onSynced });
   const acks: (() => void)[] = [];
   const client = createProtocolClient(uiPort, { scheduleAck: (fn) => acks.push(fn) });
   await client.ready;
@@ -217,6 +217,62 @@ describe('frame byte budget', () => {
     expect(mirror.batches[0]).toMatchObject({ relist: true, initial: true });
     expect(mirror.batches.slice(1).every((b) => b.relist === undefined && b.initial === undefined)).toBe(true);
     expect(versions(mirror.objects)).toEqual(versions(await h.list(configmaps)));
+  });
+
+  it('delivers a list in parts of the sync budget, and the changes after it within the frame budget', async () => {
+    const h = await harness(12_000, 40_000);
+    for (let i = 0; i < 60; i++) await create(h, configmaps, `cm-${i}`);
+    const mirror = h.watch(configmaps);
+    await settle();
+    const listSizes = [h.frameBytes(), ...(await drain(h))];
+    // ~120 KB of list: at least 3 parts of at most 40 KB, far fewer than 12 KB frames would take.
+    expect(listSizes.length).toBeGreaterThanOrEqual(3);
+    expect(listSizes.length).toBeLessThan(8);
+    for (const n of listSizes) expect(n).toBeLessThanOrEqual(40_000 + 200);
+    expect(listSizes.some((n) => n > 12_000 + 200)).toBe(true);
+    expect(mirror.batches[0]).toMatchObject({ relist: true, initial: true });
+    expect(versions(mirror.objects)).toEqual(versions(await h.list(configmaps)));
+
+    // Synced: a burst of changes goes at the frame budget again.
+    for (let i = 60; i < 90; i++) await create(h, configmaps, `cm-${i}`);
+    const deltaSizes = await drain(h);
+    expect(deltaSizes.length).toBeGreaterThanOrEqual(5);
+    for (const n of deltaSizes) expect(n).toBeLessThanOrEqual(12_000 + 200);
+    expect(versions(mirror.objects)).toEqual(versions(await h.list(configmaps)));
+  });
+
+  it('says when the page has every list it watches: once the last part of the last list is acknowledged', async () => {
+    let synced = 0;
+    const h = await harness(12_000, 40_000, () => synced++);
+    for (let i = 0; i < 60; i++) await create(h, configmaps, `cm-${i}`);
+    const cms = h.watch(configmaps);
+    h.watch(secrets);
+    await settle();
+    const listed = () => cms.objects.size === 60;
+    while (!listed()) {
+      expect(synced).toBe(0);
+      await h.frame();
+    }
+    expect(synced).toBe(0); // the last part arrived, not yet acknowledged
+    await h.frame();
+    expect(synced).toBe(1);
+  });
+
+  it('does not hold a small list behind a large one that took the sync budget', async () => {
+    const h = await harness(12_000, 40_000);
+    for (let i = 0; i < 60; i++) await create(h, configmaps, `cm-${i}`);
+    // Larger than what a 40 KB part of ~2 KB ConfigMaps leaves, far below the frame budget.
+    await h.request('create', secrets, '', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'small' }, stringData: { a: 'x'.repeat(2_500), b: 'y'.repeat(2_500) } });
+    const cms = h.watch(configmaps);
+    await settle();
+    const secs = h.watch(secrets);
+    await settle();
+    // No frame yet: the ConfigMaps' first part is in flight, and the Secret list came beside it.
+    expect(cms.batches).toHaveLength(1);
+    expect(secs.objects.has('default/small')).toBe(true);
+    expect(h.frameBytes()).toBeLessThanOrEqual(40_000 + 12_000 + 400);
+    await drain(h);
+    expect(versions(cms.objects)).toEqual(versions(await h.list(configmaps)));
   });
 
   it('still delivers an object larger than the whole budget, alone', async () => {

@@ -98,7 +98,7 @@ describe('calls', () => {
     const { resources } = await h.client.call('api/discovery');
     expect(resources.find((r) => r.resource === 'deployments')).toMatchObject({ group: 'apps', version: 'v1', kind: 'Deployment', namespaced: true });
     const info = await h.client.call('cluster/info');
-    expect(info).toMatchObject({ protocolVersion: 2, revision: h.cluster.store.revision, persistence: 'none', user: { username: 'kubernetes-admin' } });
+    expect(info).toMatchObject({ protocolVersion: 3, revision: h.cluster.store.revision, persistence: 'none', user: { username: 'kubernetes-admin' } });
     expect(await h.client.call('sim/state')).toEqual({ time: h.cluster.clock.now(), paused: true, speed: 1, realtime: false });
     await expect(h.client.call('sim/control', { action: 'resume' })).rejects.toMatchObject({ status: { code: 400 } });
     await expect(h.client.call('cluster/reset')).rejects.toMatchObject({ status: { code: 503 } });

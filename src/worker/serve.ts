@@ -115,6 +115,14 @@ export interface ServeOptions<C extends ServableCluster = ServableCluster> {
    * waits, squashed per object, for a later frame. Default 90,000 (the page's target is 100 KB per frame).
    */
   frameBytes?: number;
+  /**
+   * The budget instead of frameBytes while a subscription delivers a (re)list: the initial sync after a reload
+   * (10,000 objects are ~10 MB) in fewer, larger frames, each acknowledged before the next. The page applies
+   * a list part as a plain map insert, so a larger part keeps its frames short. Default frameBytes.
+   */
+  syncFrameBytes?: number;
+  /** Called on an acknowledgement after which no subscription is still delivering its list (the page is in sync). */
+  onSynced?: () => void;
   /** Called after every API request was handled, with the cluster it went to (headless clusters settle deferred work here). */
   afterRequest?: (cluster: C) => void;
   /** The commands 'kubectl/run' knows (default: every registered one, src/kubectl/cmd/index.ts); for tests. */
@@ -155,6 +163,8 @@ interface Subscription {
   closed: boolean;
   /** Number of the last batch sent. */
   seq: number;
+  /** Delivering a (re)list that did not fit one batch: its batches may use syncFrameBytes. */
+  syncing: boolean;
   /** Cancels the resend of the batch in flight. */
   cancelResend?: () => void;
 }
@@ -167,6 +177,8 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   const schedule = options.schedule ?? queueMicrotask;
   const traceCap = options.traceCap ?? 500;
   const frameBytes = options.frameBytes ?? 90_000;
+  const syncFrameBytes = Math.max(frameBytes, options.syncFrameBytes ?? frameBytes);
+  const budgetOf = (sub: Subscription) => (sub.syncing ? syncFrameBytes : frameBytes);
   const resendAfterMs = options.resendAfterMs ?? 2000;
   const setTimer =
     options.setTimer ??
@@ -417,6 +429,7 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       generation: 0,
       closed: false,
       seq: 0,
+      syncing: true,
     };
     subscriptions.set(id, sub);
     if (!resetting) list(sub, false);
@@ -474,6 +487,8 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
       full.added[objectKey(obj)] = obj;
     }
     sub.pending = full;
+    sub.syncing = true;
+    listedSinceSynced = true;
     sub.resourceVersion = listed.metadata.resourceVersion ?? '';
     if (relist) sub.relist = true;
     const generation = ++sub.generation;
@@ -513,6 +528,8 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     post({ type: 'watch/error', id: sub.id, status });
   }
 
+  /** A subscription (re)listed since onSynced was last called. */
+  let listedSinceSynced = false;
   let flushScheduled = false;
   /** Where the next flush starts, so subscriptions take turns at a frame's budget. */
   let flushCursor = 0;
@@ -538,7 +555,10 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     for (let i = 0; i < subs.length; i++) {
       const sub = subs[(start + i) % subs.length];
       if (sub.closed || sub.inFlight || (isEmptyDiff(sub.pending) && !sub.relist && !sub.initial)) continue;
-      if (fitsWithin(sub.pending, frameBytes - inFlightBytes, batchEntryBytes)) flushSubscription(sub);
+      if (fitsWithin(sub.pending, budgetOf(sub) - inFlightBytes, batchEntryBytes)) flushSubscription(sub);
+      // A small list (the Nodes) does not wait behind a large one (10,000 ConfigMaps) that holds the sync budget:
+      // it may use a frame budget beyond it.
+      else if (sub.syncing && syncFrameBytes > frameBytes && fitsWithin(sub.pending, Math.min(frameBytes, syncFrameBytes + frameBytes - inFlightBytes), batchEntryBytes)) flushSubscription(sub, frameBytes);
     }
     for (let i = 0; i < subs.length; i++) {
       const sub = subs[(start + i) % subs.length];
@@ -552,11 +572,11 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   }
 
   /** Sends what fits of one subscription's pending changes; false when the budget ran out before it was done. */
-  function flushSubscription(sub: Subscription): boolean {
+  function flushSubscription(sub: Subscription, beyondBudget = 0): boolean {
     if (sub.closed || sub.inFlight) return true;
     const replace = sub.relist || sub.initial;
     if (!replace && isEmptyDiff(sub.pending)) return true;
-    const room = frameBytes - inFlightBytes;
+    const room = budgetOf(sub) + beyondBudget - inFlightBytes;
     // A relist's first part must go out even when empty: it tells the page to drop what it had.
     if (room <= 0 && !(replace && inFlightBytes === 0)) return false;
     const taken = takeWithin(sub.pending, room, batchEntryBytes, inFlightBytes === 0);
@@ -566,6 +586,8 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
     if (sub.initial) batch.initial = true;
     sub.relist = false;
     sub.initial = false;
+    // The list is through once a batch took everything pending; later batches are deltas within frameBytes.
+    if (!taken.more) sub.syncing = false;
     sub.inFlight = true;
     sub.inFlightBytes = taken.bytes;
     inFlightBytes += taken.bytes;
@@ -593,13 +615,39 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
   }
 
   function ackSubscription(id: SubscriptionId, seq: number | undefined): void {
-    const sub = subscriptions.get(id);
-    if (!sub) return;
-    // The ack of an earlier batch (its resent duplicate reached the page too): the one in flight is not acknowledged.
-    if (seq !== undefined && seq !== sub.seq) return;
-    releaseBatch(sub);
+    if (!releaseAcked(id, seq)) return;
     scheduleFlush();
     if (traceBuffer.events.length > 0 || traceBuffer.dropped > 0) scheduleTrace();
+    reportSynced();
+  }
+
+  /** Once per (re)list round: when no subscription is still delivering its list or waiting for its first ack. */
+  function reportSynced(): void {
+    if (!listedSinceSynced || !options.onSynced) return;
+    for (const sub of subscriptions.values()) if (sub.syncing || (sub.inFlight && sub.seq === 1)) return;
+    listedSinceSynced = false;
+    options.onSynced();
+  }
+
+  /** Releases the batch in flight that an ack names; false when it names none (stale, or unknown). */
+  function releaseAcked(id: unknown, seq: unknown): boolean {
+    const sub = subscriptions.get(id as SubscriptionId);
+    if (!sub) return false;
+    // The ack of an earlier batch (its resent duplicate reached the page too): the one in flight is not acknowledged.
+    if (seq !== undefined && seq !== sub.seq) return false;
+    releaseBatch(sub);
+    return true;
+  }
+
+  /** A frame's acks in one message: released together, then one flush (as separate acks would schedule). */
+  function ackFrame(acks: unknown, trace: boolean): void {
+    let released = false;
+    if (Array.isArray(acks)) for (const a of acks as { id?: unknown; seq?: unknown }[]) if (a && releaseAcked(a.id, a.seq)) released = true;
+    if (trace) releaseTrace();
+    if (!released && !trace) return;
+    if (traceBuffer.events.length > 0 || traceBuffer.dropped > 0) scheduleTrace();
+    scheduleFlush();
+    if (released) reportSynced();
   }
 
   // ------------------------------------------------------------------ trace channel
@@ -679,6 +727,9 @@ export function serveProtocol<C extends ServableCluster>(initial: C, port: PortL
         return;
       case 'watch/ack':
         ackSubscription(msg.id, msg.seq);
+        return;
+      case 'watch/acks':
+        ackFrame(msg.acks, msg.trace === true);
         return;
       case 'trace/start':
         traceWanted = true;

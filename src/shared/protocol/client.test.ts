@@ -106,6 +106,39 @@ describe('createProtocolClient', () => {
     expect(received.at(-1)).toEqual({ type: 'watch/stop', id: start.id });
   });
 
+  it("acknowledges one frame's batches of several subscriptions and the trace channel in one message", async () => {
+    const { uiPort, received, send } = peer();
+    const frames: (() => void)[] = [];
+    const client = createProtocolClient(uiPort, { scheduleAck: (fn) => frames.push(fn) });
+    send({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+    const stopA = client.watch({ verb: 'watch', group: '', version: 'v1', resource: 'configmaps' }, () => {});
+    client.watch({ verb: 'watch', group: '', version: 'v1', resource: 'pods' }, () => {});
+    client.watch({ verb: 'watch', group: '', version: 'v1', resource: 'nodes' }, () => {});
+    client.onTrace(() => {});
+    await client.ready;
+    await tick();
+    const [a, b, c] = received.filter((m) => m.type === 'watch/start').map((m) => (m as { id: number }).id);
+    const batch = (seq: number): WatchBatch => ({ diff: { added: {}, updated: {}, removed: {} }, resourceVersion: String(seq), seq });
+    send({ type: 'watch/batch', id: a, batch: batch(1) });
+    send({ type: 'watch/batch', id: b, batch: batch(1) });
+    send({ type: 'watch/batch', id: c, batch: batch(1) });
+    send({ type: 'trace/batch', batch: { events: [], dropped: 0, droppedByKind: {} } });
+    await tick();
+    expect(frames).toHaveLength(1); // one callback for the frame, whatever arrived
+    stopA(); // unsubscribed before the frame: its batch is not acknowledged
+    frames.shift()!();
+    await tick();
+    const acks = received.filter((m) => m.type === 'watch/ack' || m.type === 'watch/acks' || m.type === 'trace/ack');
+    expect(acks).toEqual([{ type: 'watch/acks', acks: [{ id: b, seq: 1 }, { id: c, seq: 1 }], trace: true }]);
+
+    // A frame with a single batch still sends a plain watch/ack.
+    send({ type: 'watch/batch', id: b, batch: batch(2) });
+    await tick();
+    frames.shift()!();
+    await tick();
+    expect(received.at(-1)).toEqual({ type: 'watch/ack', id: b, seq: 2 });
+  });
+
   it('reports a watch/error to the subscription', async () => {
     const { uiPort, received, send } = peer();
     const client = createProtocolClient(uiPort, { scheduleAck: () => {} });

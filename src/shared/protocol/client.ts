@@ -3,11 +3,12 @@
 //
 // - call(method, params) resolves with the result or rejects with a ProtocolError carrying the metav1.Status.
 // - watch(request, onBatch) lists then watches; each batch is acknowledged on the next animation frame (or the
-//   injected scheduleAck), and the worker sends the next one only after the ack, which paces it to the UI.
+//   injected scheduleAck; a frame's acks go in one message), and the worker sends the next one only after the
+//   ack, which paces it to the UI.
 // - Messages are queued until the worker says ready; a worker speaking another protocol version fails them.
 import type { ApiRequest } from '../api/request';
 import type { Status } from '../api/status';
-import type { ClientMessage, PortLike, SubscriptionId, TraceBatch, WatchBatch, WorkerMessage } from './messages';
+import type { ClientMessage, PortLike, SubscriptionId, TraceBatch, WatchAck, WatchBatch, WorkerMessage } from './messages';
 import type { MethodName, MethodParams, MethodResult } from './methods';
 import { PROTOCOL_VERSION } from './version';
 
@@ -70,6 +71,32 @@ export function createProtocolClient(port: PortLike, options: ProtocolClientOpti
   const kubectlHandlers = new Set<(event: KubectlEvent) => void>();
   let queue: ClientMessage[] | undefined = [];
   let failure: Status | undefined;
+  /**
+   * Batches waiting for the next frame to be acknowledged, all in one scheduled callback and one message: a frame
+   * that took in a batch of each of ten subscriptions registers one animation-frame callback and posts one ack.
+   */
+  let watchAcksDue: WatchAck[] = [];
+  let traceAckDue = false;
+  let acksScheduled = false;
+  const sendAcks = () => {
+    acksScheduled = false;
+    // Only subscriptions still open: the stop of one already ended it at the worker.
+    const acks = watchAcksDue.filter((a) => watches.has(a.id));
+    const trace = traceAckDue && traceHandlers.size > 0;
+    watchAcksDue = [];
+    traceAckDue = false;
+    if (acks.length === 1 && !trace) send(acks[0].seq === undefined ? { type: 'watch/ack', id: acks[0].id } : { type: 'watch/ack', id: acks[0].id, seq: acks[0].seq });
+    else if (acks.length === 0 && trace) send({ type: 'trace/ack' });
+    else if (acks.length > 0) send(trace ? { type: 'watch/acks', acks, trace } : { type: 'watch/acks', acks });
+  };
+  const ackOnNextFrame = (ack: WatchAck | 'trace') => {
+    if (!acksScheduled) {
+      acksScheduled = true;
+      scheduleAck(sendAcks);
+    }
+    if (ack === 'trace') traceAckDue = true;
+    else watchAcksDue.push(ack);
+  };
   let nextCallId = 1;
   let nextWatchId = 1;
   let closed = false;
@@ -124,10 +151,8 @@ export function createProtocolClient(port: PortLike, options: ProtocolClientOpti
         const w = watches.get(msg.id);
         if (!w) return; // unsubscribed meanwhile: no ack, the stop already ended it
         w.onBatch(msg.batch);
-        scheduleAck(() => {
-          // The batch's seq, so an ack of a resent duplicate does not release a later batch.
-          if (watches.has(msg.id)) send(msg.batch.seq === undefined ? { type: 'watch/ack', id: msg.id } : { type: 'watch/ack', id: msg.id, seq: msg.batch.seq });
-        });
+        // The batch's seq, so an ack of a resent duplicate does not release a later batch.
+        ackOnNextFrame(msg.batch.seq === undefined ? { id: msg.id } : { id: msg.id, seq: msg.batch.seq });
         return;
       }
       case 'watch/error': {
@@ -138,9 +163,7 @@ export function createProtocolClient(port: PortLike, options: ProtocolClientOpti
       }
       case 'trace/batch': {
         for (const h of [...traceHandlers]) h(msg.batch);
-        scheduleAck(() => {
-          if (traceHandlers.size > 0) send({ type: 'trace/ack' });
-        });
+        ackOnNextFrame('trace');
         return;
       }
       case 'kubectl/output':

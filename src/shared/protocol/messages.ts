@@ -37,6 +37,12 @@ export interface TraceBatch {
   droppedByKind: Partial<Record<TraceKind, number>>;
 }
 
+/** One subscription's acknowledgement inside 'watch/acks'. */
+export interface WatchAck {
+  id: SubscriptionId;
+  seq?: number;
+}
+
 /** UI → worker. */
 export type ClientMessage =
   | { type: 'call'; id: number; method: MethodName; params: unknown }
@@ -44,6 +50,11 @@ export type ClientMessage =
   | { type: 'watch/stop'; id: SubscriptionId }
   /** The batch was applied and a frame rendered: the worker may send the next one. */
   | { type: 'watch/ack'; id: SubscriptionId; seq?: number }
+  /**
+   * The acks of one frame in one message: each entry as its own 'watch/ack', and with `trace` a 'trace/ack' too.
+   * A frame that took in batches of ten subscriptions posts one message, not ten.
+   */
+  | { type: 'watch/acks'; acks: WatchAck[]; trace?: true }
   | { type: 'trace/start' }
   | { type: 'trace/stop' }
   | { type: 'trace/ack' };

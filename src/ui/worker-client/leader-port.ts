@@ -4,7 +4,7 @@
 // (its first batch is a relist, which replaces what the page had), the trace channel too, and calls that were on the
 // way to the old control plane fail with 503 (they may or may not have been applied, like a lost connection).
 import type { Status } from '../../shared/api/status';
-import type { ClientMessage, PortLike, SubscriptionId, WorkerMessage } from '../../shared/protocol/messages';
+import type { ClientMessage, PortLike, SubscriptionId, WatchAck, WorkerMessage } from '../../shared/protocol/messages';
 import type { Transport } from './tab-relay';
 
 type Listener = (event: { data: unknown }) => void;
@@ -139,6 +139,20 @@ export function createLeaderPort(): LeaderPort {
             return;
           }
           break;
+        }
+        case 'watch/acks': {
+          // Each entry as a 'watch/ack' above; what is left goes on as one message.
+          const acks: WatchAck[] = [];
+          for (const a of msg.acks) {
+            const base = seqBase.get(a.id) ?? 0;
+            if (a.seq !== undefined && a.seq <= base) continue;
+            if (!unacked.delete(a.id)) continue;
+            acks.push(a.seq !== undefined && base > 0 ? { id: a.id, seq: a.seq - base } : a);
+          }
+          const trace = msg.trace === true && traceUnacked;
+          if (trace) traceUnacked = false;
+          if ((acks.length > 0 || trace) && transport && ready && !paused) transport.post(trace ? { type: 'watch/acks', acks, trace } : { type: 'watch/acks', acks });
+          return;
         }
         case 'trace/start':
           tracing = true;

@@ -2,7 +2,7 @@
 // each get an endpoint, and the worker sees one protocol client. Call ids, watch subscription ids and kubectl run
 // ids are rewritten on the way in and mapped back on the way out, so each reply, watch batch and kubectl message
 // reaches the tab that asked for it; the trace channel is shared (started while any tab wants it).
-import type { ClientMessage, PortLike, SubscriptionId, WorkerMessage } from '../../shared/protocol/messages';
+import type { ClientMessage, PortLike, SubscriptionId, WatchAck, WorkerMessage } from '../../shared/protocol/messages';
 
 /** Methods whose params name a kubectl run by an id the page chose (rewritten per tab so two tabs cannot collide). */
 const kubectlRunMethods: ReadonlySet<string> = new Set(['kubectl/run', 'kubectl/cancel', 'kubectl/edited']);
@@ -94,6 +94,18 @@ export function createTabMux(worker: PortLike, onOther?: (data: unknown) => void
       case 'watch/ack': {
         const gid = ep.subs.get(msg.id);
         if (gid !== undefined) send({ ...msg, id: gid });
+        return;
+      }
+      case 'watch/acks': {
+        // The tab's ids mapped to the worker's; the trace ack counts only for the batch no tab acknowledged yet.
+        const acks: WatchAck[] = [];
+        for (const a of msg.acks) {
+          const gid = ep.subs.get(a.id);
+          if (gid !== undefined) acks.push(a.seq === undefined ? { id: gid } : { id: gid, seq: a.seq });
+        }
+        const trace = msg.trace === true && traceUnacked;
+        if (trace) traceUnacked = false;
+        if (acks.length > 0 || trace) send(trace ? { type: 'watch/acks', acks, trace } : { type: 'watch/acks', acks });
         return;
       }
       case 'trace/start':

@@ -195,6 +195,29 @@ describe('relay between tabs', () => {
     expect(worker.watches.size).toBe(2);
   });
 
+  it("a follower's acks of one frame reach the worker as one message, in the worker's subscription ids", async () => {
+    const { hub, worker } = await setup();
+    const channel = hub.open();
+    const port = createLeaderPort();
+    const frames: (() => void)[] = [];
+    const client = createProtocolClient(port, { scheduleAck: (fn) => frames.push(fn) });
+    port.attach((deliver) => connectToLeader(channel, 'B', 'A', 'B-A', deliver));
+    await client.ready;
+    const seen: string[] = [];
+    client.watch({ verb: 'watch', group: '', version: 'v1', resource: 'configmaps' }, () => seen.push('configmaps'));
+    client.watch({ verb: 'watch', group: '', version: 'v1', resource: 'pods' }, () => seen.push('pods'));
+    client.onTrace(() => seen.push('trace'));
+    for (let i = 0; i < 10 && seen.length < 3; i++) await settle();
+    expect(seen.sort()).toEqual(['configmaps', 'pods', 'trace']);
+    for (const f of frames.splice(0)) f();
+    for (let i = 0; i < 10 && !worker.received.some((m) => m.type === 'watch/acks'); i++) await settle();
+    const ids = worker.received.filter((m) => m.type === 'watch/start').map((m) => (m as { id: number }).id);
+    const acks = worker.received.filter((m) => m.type === 'watch/ack' || m.type === 'watch/acks' || m.type === 'trace/ack');
+    expect(acks).toHaveLength(1);
+    expect(acks[0]).toMatchObject({ type: 'watch/acks', trace: true });
+    expect((acks[0] as { acks: { id: number; seq?: number }[] }).acks.sort((x, y) => x.id - y.id)).toEqual(ids.sort((x, y) => x - y).map((id) => ({ id, seq: 1 })));
+  });
+
   it('when another tab takes over, a follower fails its unanswered calls with 503 and relists every watch there', async () => {
     const { hub, follower, serving, mux } = await setup();
     const b = follower('B');

@@ -244,7 +244,7 @@ export class WorkerSupervisor implements PortLike {
     this.queue = [];
     for (const m of queued) {
       // Acks and starts of the old worker's subscriptions mean nothing here; the replay above restarted them.
-      if (again && (m.type === 'watch/ack' || m.type === 'trace/ack')) continue;
+      if (again && (m.type === 'watch/ack' || m.type === 'watch/acks' || m.type === 'trace/ack')) continue;
       if (replay && (m.type === 'watch/start' || m.type === 'trace/start' || m.type === 'watch/stop')) continue;
       worker.postMessage(m);
     }

@@ -100,6 +100,8 @@ export interface ObjectGraph {
   edges: ObjectGraphEdge[];
   /** Changes only when node ids, group counts or edges change: what the layout and React Flow's lists depend on. */
   signature: string;
+  /** Each leaf group's first member id (what it sorts by among the objects), for patching in more members. */
+  leafGroupFirst?: ReadonlyMap<string, string>;
 }
 
 export interface BuildOptions {
@@ -266,9 +268,13 @@ export function buildObjectGraph(inputs: readonly GraphInput[], namespace: strin
     }
   }
 
-  const drawn = withLeaves(nodes, leaves, edges, options.expanded);
-  const signature = `${drawn.map(nodeSignature).join(',')}|${edges.map((e) => e.id).join(',')}`;
-  return { nodes: drawn, edges, signature };
+  const leafGroupFirst = new Map<string, string>();
+  const drawn = withLeaves(nodes, leaves, edges, options.expanded, leafGroupFirst);
+  return { nodes: drawn, edges, signature: graphSignature(drawn, edges), leafGroupFirst };
+}
+
+export function graphSignature(nodes: readonly ObjectGraphNode[], edges: readonly ObjectGraphEdge[]): string {
+  return `${nodes.map(nodeSignature).join(',')}|${edges.map((e) => e.id).join(',')}`;
 }
 
 const nodeSignature = (n: ObjectGraphNode) => `${n.id}${n.expanded ? '+' : ''}${n.count !== undefined ? `#${n.count}` : ''}`;
@@ -279,7 +285,13 @@ const nodeSignature = (n: ObjectGraphNode) => `${n.id}${n.expanded ? '+' : ''}${
  * few) are nodes one by one. Objects keep the ids' order, a group taking the place of its first member; only the
  * drawn leaves are sorted, so 10,000 grouped ConfigMaps cost a pass, not a sort and 10,000 nodes.
  */
-function withLeaves(nodes: ObjectGraphNode[], leaves: readonly GraphInput[], edges: readonly ObjectGraphEdge[], expanded: ReadonlySet<string> | undefined): ObjectGraphNode[] {
+function withLeaves(
+  nodes: ObjectGraphNode[],
+  leaves: readonly GraphInput[],
+  edges: readonly ObjectGraphEdge[],
+  expanded: ReadonlySet<string> | undefined,
+  groupFirst: Map<string, string>,
+): ObjectGraphNode[] {
   if (leaves.length === 0) return nodes;
   const linked = new Set<string>();
   for (const e of edges) {
@@ -310,6 +322,7 @@ function withLeaves(nodes: ObjectGraphNode[], leaves: readonly GraphInput[], edg
       let first = members[0].id;
       for (const m of members) if (m.id < first) first = m.id;
       grouped.add(members);
+      groupFirst.set(id, first);
       added.push({ sortId: first, node: { id, type: GraphNodeType.Objects, kind, name: `${kind}s`, namespace: ns, column: graphColumns[kind], count: members.length } });
     }
   }
