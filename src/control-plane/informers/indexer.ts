@@ -15,18 +15,46 @@ export const OwnerUidIndex = 'ownerUid';
 /** Pods by spec.nodeName, for the kubelet and node lifecycle. */
 export const NodeNameIndex = 'nodeName';
 
-export const indexByNamespace: IndexFunc = (obj) => (obj.metadata?.namespace ? [obj.metadata.namespace] : []);
+// The default index functions run for every object of every watch event in every informer: they hand out
+// shared, frozen value lists (the indexer only reads them) instead of a new array per call.
+const noIndexValues = Object.freeze([]) as unknown as string[];
+const singleValues = new Map<string, string[]>();
+/** Bounds the single-value lists kept (namespaces and node names are few; this only guards against churn). */
+const maxSingleValues = 10_000;
+
+function singleValue(value: string): string[] {
+  let list = singleValues.get(value);
+  if (!list) {
+    list = Object.freeze([value]) as unknown as string[];
+    if (singleValues.size < maxSingleValues) singleValues.set(value, list);
+  }
+  return list;
+}
+
+export const indexByNamespace: IndexFunc = (obj) => (obj.metadata?.namespace ? singleValue(obj.metadata.namespace) : noIndexValues);
+
+/** Owner uids per (frozen) ownerReferences array: every version of an object shares its array. */
+const ownerUidsByRefs = new WeakMap<object, string[]>();
 
 export const indexByOwnerUid: IndexFunc = (obj) => {
   const refs = obj.metadata?.ownerReferences;
+  if (!refs || refs.length === 0) return noIndexValues;
+  const known = ownerUidsByRefs.get(refs);
+  if (known) return known;
+  // Only a deeply frozen list can be remembered: nothing can change its uids later.
+  let frozen = Object.isFrozen(refs);
+  for (let i = 0; frozen && i < refs.length; i++) frozen = Object.isFrozen(refs[i]);
   const out: string[] = [];
-  if (refs) for (let i = 0; i < refs.length; i++) if (refs[i].uid) out.push(refs[i].uid);
-  return out;
+  for (let i = 0; i < refs.length; i++) if (refs[i].uid) out.push(refs[i].uid);
+  if (!frozen) return out;
+  const list = out.length === 0 ? noIndexValues : out.length === 1 ? singleValue(out[0]) : (Object.freeze(out) as unknown as string[]);
+  ownerUidsByRefs.set(refs, list);
+  return list;
 };
 
 export const indexByNodeName: IndexFunc = (obj) => {
   const nodeName = (obj.spec as { nodeName?: unknown } | undefined)?.nodeName;
-  return typeof nodeName === 'string' && nodeName !== '' ? [nodeName] : [];
+  return typeof nodeName === 'string' && nodeName !== '' ? singleValue(nodeName) : noIndexValues;
 };
 
 export const defaultIndexers: Readonly<Record<string, IndexFunc>> = {
@@ -174,9 +202,8 @@ export class Indexer<T extends KubeObject = KubeObject> {
     return [...this.items.keys()];
   }
 
-  /** Adds or replaces the object under its key; returns the object it replaced. */
-  upsert(obj: T): T | undefined {
-    const key = metaNamespaceKeyFunc(obj);
+  /** Adds or replaces the object under its key (metaNamespaceKeyFunc's, passed when known); returns the object it replaced. */
+  upsert(obj: T, key: string = metaNamespaceKeyFunc(obj)): T | undefined {
     const slot = this.items.get(key);
     const entries = this.entries;
     if (slot === undefined) {

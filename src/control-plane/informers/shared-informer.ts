@@ -209,7 +209,7 @@ export class SharedInformer<T extends object = KubeObject> {
       const obj = deepFreeze(item);
       const key = metaNamespaceKeyFunc(obj);
       seen.add(key);
-      const old = this.indexer.upsert(obj);
+      const old = this.indexer.upsert(obj, key);
       notes.push(old === undefined ? { type: 'add', obj, initial } : { type: 'update', old, obj });
     }
     for (const key of this.indexer.listKeys()) {
@@ -233,7 +233,7 @@ export class SharedInformer<T extends object = KubeObject> {
         this.indexer.delete(key);
         notes.push({ type: 'delete', obj });
       } else {
-        const old = this.indexer.upsert(obj);
+        const old = this.indexer.upsert(obj, key);
         notes.push(old === undefined ? { type: 'add', obj, initial: false } : { type: 'update', old, obj });
       }
     }

@@ -1,6 +1,12 @@
 // What the UI shows as "why this node": one SchedulingDecision per scheduling attempt — per node, the plugin
 // that filtered it out and why, or each plugin's score and the weighted total — in a bounded store. Scores are
 // kept in typed arrays and expanded into objects only when read, so recording stays cheap at 10k pods.
+//
+// Memory: the store keeps the last 512 attempts whatever the cluster's size, and an attempt on a 1,000-node cluster
+// scores hundreds of nodes per plugin. The framework's score table (a Float64Array per plugin for raw scores, an
+// Int16Array per plugin after normalizing, Float64 totals) is therefore repacked when recorded: each of raw,
+// normalized and totals becomes ONE array (plugin after plugin) of the narrowest type that holds every value
+// exactly — scores are small integers, so usually a byte per node and plugin instead of 8 + 2 + 8/plugins.
 import type { NodeToStatus } from './framework/interface';
 import type { ScoreTable } from './framework/runtime';
 
@@ -63,41 +69,85 @@ export interface SchedulingDecision {
   nodes: NodeDecision[];
 }
 
+/** A packed numeric column: whichever typed array holds its values exactly (see packExact). */
+export type PackedNumbers = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Float64Array;
+
 /** What schedule-one records; nodes are materialised on read. */
 export interface DecisionRecord extends Omit<SchedulingDecision, 'nodes'> {
   filtered: NodeToStatus;
   feasible: string[];
   plugins: string[];
   weights: number[];
-  raw: Float64Array[];
-  normalized: Int16Array[];
-  totals: Float64Array;
+  /** Raw scores, plugin i's for feasible node j at i × feasible.length + j. */
+  raw: PackedNumbers;
+  /** Normalized scores, laid out as raw. */
+  normalized: PackedNumbers;
+  /** Per feasible node; empty when scoring did not run. */
+  totals: PackedNumbers;
 }
 
-/** The totals of a record not scored (yet): recordScores replaces the array, nothing writes into it. */
-const noTotals = new Float64Array(0);
+/** The columns of a record not scored (yet): recordScores replaces them, nothing writes into them. */
+const empty = new Uint8Array(0);
 
 export function newDecisionRecord(base: Omit<SchedulingDecision, 'nodes'>): DecisionRecord {
-  return { ...base, filtered: new Map(), feasible: [], plugins: [], weights: [], raw: [], normalized: [], totals: noTotals };
+  return { ...base, filtered: new Map(), feasible: [], plugins: [], weights: [], raw: empty, normalized: empty, totals: empty };
 }
 
-/** Stores the framework's score table compactly. */
+/**
+ * Copies `columns` (each of length n) one after the other into the narrowest typed array that represents every
+ * value exactly: an integer type when all are integers in its range (and none is -0, which an integer array would
+ * turn into 0), Float64Array otherwise. Reading element k back gives the very number that was stored.
+ */
+export function packExact(columns: readonly ArrayLike<number>[], n: number): PackedNumbers {
+  let min = 0;
+  let max = 0;
+  let integers = true;
+  for (const col of columns) {
+    for (let j = 0; j < n; j++) {
+      const v = col[j];
+      if (v < min) min = v;
+      else if (v > max) max = v;
+      if (integers && (!Number.isInteger(v) || Object.is(v, -0))) integers = false;
+    }
+  }
+  const out: PackedNumbers = !integers
+    ? new Float64Array(columns.length * n)
+    : min >= 0 && max <= 0xff
+      ? new Uint8Array(columns.length * n)
+      : min >= -0x80 && max <= 0x7f
+        ? new Int8Array(columns.length * n)
+        : min >= 0 && max <= 0xffff
+          ? new Uint16Array(columns.length * n)
+          : min >= -0x8000 && max <= 0x7fff
+            ? new Int16Array(columns.length * n)
+            : min >= -0x80000000 && max <= 0x7fffffff
+              ? new Int32Array(columns.length * n)
+              : new Float64Array(columns.length * n);
+  columns.forEach((col, i) => {
+    for (let j = 0; j < n; j++) out[i * n + j] = col[j];
+  });
+  return out;
+}
+
+/** Stores the framework's score table compactly (the table's own arrays are not kept). */
 export function recordScores(rec: DecisionRecord, table: ScoreTable): void {
+  const n = table.names.length;
   rec.feasible = table.names;
-  rec.totals = table.totals;
   rec.plugins = table.plugins;
   rec.weights = table.weights;
-  rec.raw = table.raw;
-  rec.normalized = table.scores;
+  rec.raw = packExact(table.raw, n);
+  rec.normalized = packExact(table.scores, n);
+  rec.totals = packExact([table.totals], table.totals.length);
 }
 
 export function materialize(rec: DecisionRecord): SchedulingDecision {
   const { filtered, feasible, plugins, weights, raw, normalized, totals, ...base } = rec;
+  const n = feasible.length;
   const nodes: NodeDecision[] = [];
   feasible.forEach((name, j) => {
     const d: NodeDecision = { node: name };
     if (plugins.length || totals.length) {
-      d.scores = plugins.map((p, i) => ({ plugin: p, raw: raw[i][j], score: normalized[i][j], weight: weights[i] }));
+      d.scores = plugins.map((p, i) => ({ plugin: p, raw: raw[i * n + j], score: normalized[i * n + j], weight: weights[i] }));
       d.total = totals[j] ?? 0;
     }
     if (name === rec.node) d.chosen = true;

@@ -182,9 +182,11 @@ export class ScheduleOne {
     rec.filtered = diagnosis.nodeToStatus;
     if (feasible.length === 0) throw new FitError(cache.nodeCount, diagnosis);
     const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
-    rec.feasible = feasible.map((n) => n.name);
+    const names = new Array<string>(feasible.length);
+    for (let i = 0; i < feasible.length; i++) names[i] = feasible[i].name;
+    rec.feasible = names;
     if (feasible.length === 1) return { suggestedHost: feasible[0].name, evaluatedNodes, feasibleNodes: 1 };
-    const scores = this.prioritizeNodes(state, pod, feasible);
+    const scores = this.prioritizeNodes(state, pod, feasible, names);
     recordScores(rec, scores);
     return { suggestedHost: selectHost(scores, this.o.handle.rng), evaluatedNodes, feasibleNodes: feasible.length };
   }
@@ -246,12 +248,12 @@ export class ScheduleOne {
     return feasible;
   }
 
-  private prioritizeNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): ScoreTable {
+  private prioritizeNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], names: string[]): ScoreTable {
     const { framework: fw, cache } = this.o;
-    if (fw.scorePlugins.length === 0) return { names: nodes.map((n) => n.name), plugins: [], weights: [], raw: [], scores: [], totals: new Float64Array(nodes.length).fill(1) };
+    if (fw.scorePlugins.length === 0) return { names, plugins: [], weights: [], raw: [], scores: [], totals: new Float64Array(nodes.length).fill(1) };
     const s = fw.runPreScorePlugins(state, pod, nodes, cache);
     if (!isSuccess(s)) throw Object.assign(new Error(statusMessage(s)), { status: s });
-    return fw.runScorePlugins(state, pod, nodes);
+    return fw.runScorePlugins(state, pod, nodes, names);
   }
 
   private handleScheduleError(state: CycleState, qpi: QueuedPodInfo, err: unknown, rec: DecisionRecord): void {

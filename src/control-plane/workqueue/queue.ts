@@ -38,6 +38,12 @@ export function keyString(item: unknown): string {
   }
 }
 
+/** The extra trace fields of the common queue operations, shared rather than built per operation (only read). */
+const noExtra: Readonly<Record<string, unknown>> = Object.freeze({});
+const dedupedExtra: Readonly<Record<string, unknown>> = Object.freeze({ deduped: true });
+const whileProcessingExtra: Readonly<Record<string, unknown>> = Object.freeze({ whileProcessing: true });
+const requeuedExtra: Readonly<Record<string, unknown>> = Object.freeze({ requeued: true });
+
 export class WorkQueue<T = string> {
   readonly name: string;
   protected readonly clock: Clock;
@@ -66,13 +72,13 @@ export class WorkQueue<T = string> {
     if (this.shuttingDownFlag) return;
     if (this.dirty.has(item)) {
       // Already waiting to be processed: merged into the pending entry.
-      this.emit(TraceKind.QueueAdd, item, { deduped: true });
+      this.emit(TraceKind.QueueAdd, item, dedupedExtra);
       return;
     }
     this.dirty.add(item);
     const inProcessing = this.processing.has(item);
     if (!inProcessing) this.items.push(item);
-    const seq = this.emit(TraceKind.QueueAdd, item, inProcessing ? { whileProcessing: true } : {});
+    const seq = this.emit(TraceKind.QueueAdd, item, inProcessing ? whileProcessingExtra : noExtra);
     this.addSeq.set(item, seq);
     this.scheduleDrain();
   }
@@ -108,7 +114,7 @@ export class WorkQueue<T = string> {
     this.dirty.delete(item);
     const cause = this.addSeq.get(item);
     this.addSeq.delete(item);
-    const seq = this.emit(TraceKind.QueueGet, item, {}, cause);
+    const seq = this.emit(TraceKind.QueueGet, item, noExtra, cause);
     return { item, shutdown: false, seq };
   }
 
@@ -117,7 +123,7 @@ export class WorkQueue<T = string> {
     if (!this.processing.delete(item)) return;
     const requeued = this.dirty.has(item);
     if (requeued) this.items.push(item);
-    this.emit(TraceKind.QueueDone, item, requeued ? { requeued: true } : {});
+    this.emit(TraceKind.QueueDone, item, requeued ? requeuedExtra : noExtra);
     if (requeued) this.scheduleDrain();
   }
 
@@ -159,7 +165,7 @@ export class WorkQueue<T = string> {
     if (this.len() > 0 || this.shuttingDownFlag) this.scheduleDrain();
   }
 
-  protected emit(kind: TraceKind, item: T, extra: Record<string, unknown>, cause?: number): number {
+  protected emit(kind: TraceKind, item: T, extra: Readonly<Record<string, unknown>>, cause?: number): number {
     if (this.trace === nullTraceSink) return 0;
     const data: Record<string, unknown> = { queue: this.name, key: keyString(item), depth: this.len() };
     for (const k in extra) data[k] = extra[k];

@@ -65,7 +65,7 @@ export class SchedulerCache implements SharedLister {
     this.tree.removeNode(name);
     // Pods still bound to it keep the NodeInfo (without Node) until they are deleted.
     if (ni.pods.length === 0) this.nodes.delete(name);
-    else ni.node = undefined; // keeps its name until its pods are gone
+    else ni.clearNode(); // keeps its name until its pods are gone
     this.invalidate();
   }
 

@@ -75,8 +75,18 @@ export interface NodeScore {
 
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number;
+  /**
+   * Score for every node at once, out[i] = score(state, pod, nodes[i]): the same per-node work with the
+   * cycle's state read once rather than once per node (the framework uses it when a plugin has it).
+   */
+  scoreNodes?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void;
   /** ScoreExtensions.NormalizeScore: brings the plugin's raw scores into [0, MaxNodeScore]. */
   normalizeScore?(state: CycleState, pod: PodInfo, scores: NodeScore[]): void;
+  /**
+   * normalizeScore over a column (scores[i] is node names[i]'s), in place: the same arithmetic without a
+   * NodeScore object per node. A plugin with normalizeScore may add it; the framework then uses it.
+   */
+  normalizeScoreColumn?(state: CycleState, pod: PodInfo, names: readonly string[], scores: Float64Array): void;
 }
 
 export interface ReservePlugin extends Plugin {

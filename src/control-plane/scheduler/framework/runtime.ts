@@ -47,8 +47,12 @@ export interface ScoreTable {
 }
 
 function checkScore(plugin: string, score: number): number {
-  if (score > MaxNodeScore || score < 0) throw new Error(`plugin "${plugin}" returns an invalid score ${score}, it should in the range of [0, ${MaxNodeScore}] after normalizing`);
+  if (score > MaxNodeScore || score < 0) throw invalidScore(plugin, score);
   return score;
+}
+
+function invalidScore(plugin: string, score: number): Error {
+  return new Error(`plugin "${plugin}" returns an invalid score ${score}, it should in the range of [0, ${MaxNodeScore}] after normalizing`);
 }
 
 function has<K extends keyof AnyPlugin>(p: AnyPlugin, k: K): boolean {
@@ -196,6 +200,13 @@ export class Framework {
   }
 
   private readonly scorePool: NodeScore[] = [];
+  private scratch = new Float64Array(0);
+
+  /** A column to normalise in, reused across plugins and cycles (its values are copied out at once). */
+  private scratchColumn(n: number): Float64Array {
+    if (this.scratch.length < n) this.scratch = new Float64Array(Math.max(n, 2 * this.scratch.length));
+    return this.scratch.length === n ? this.scratch : this.scratch.subarray(0, n);
+  }
 
   private nodeScores(n: number): NodeScore[] {
     while (this.scorePool.length < n) this.scorePool.push({ name: '', score: 0 });
@@ -203,28 +214,45 @@ export class Framework {
     return n === this.scorePool.length ? this.scorePool : this.scorePool.slice(0, n);
   }
 
-  /** RunScorePlugins: score every node per plugin, normalise per plugin, weight and sum. */
-  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): ScoreTable {
+  /**
+   * RunScorePlugins: score every node per plugin, normalise per plugin, weight and sum. `names` (the nodes'
+   * names, in order) is the table's name column when the caller already has it.
+   */
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], names: string[] = nodes.map((x) => x.name)): ScoreTable {
     const n = nodes.length;
-    const table: ScoreTable = { names: nodes.map((x) => x.name), plugins: [], weights: [], raw: [], scores: [], totals: new Float64Array(n) };
+    let count = 0;
+    for (const { plugin } of this.scorePlugins) if (!state.skipScorePlugins.has(plugin.name)) count++;
+    // One buffer per table for every column (raw, normalised, totals): one allocation, not two per plugin.
+    const buffer = new ArrayBuffer(n * (8 * count + 8 + 2 * count));
+    const totals = new Float64Array(buffer, 0, n);
+    const table: ScoreTable = { names, plugins: [], weights: [], raw: [], scores: [], totals };
+    let k = 0;
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
-      const raw = new Float64Array(n);
-      for (let i = 0; i < n; i++) raw[i] = plugin.score(state, pod, nodes[i]);
-      const normalized = new Int16Array(n);
-      if (plugin.normalizeScore) {
+      const raw = new Float64Array(buffer, 8 * n * (1 + k), n);
+      const normalized = new Int16Array(buffer, 8 * n * (1 + count) + 2 * n * k, n);
+      k++;
+      if (plugin.scoreNodes) plugin.scoreNodes(state, pod, nodes, raw);
+      else for (let i = 0; i < n; i++) raw[i] = plugin.score(state, pod, nodes[i]);
+      if (plugin.normalizeScoreColumn) {
+        const column = this.scratchColumn(n);
+        column.set(raw);
+        plugin.normalizeScoreColumn(state, pod, names, column);
+        for (let i = 0; i < n; i++) normalized[i] = checkScore(plugin.name, column[i]);
+      } else if (plugin.normalizeScore) {
         // The NodeScore objects are reused across plugins and cycles (normalising is synchronous).
         const list = this.nodeScores(n);
         for (let i = 0; i < n; i++) {
-          list[i].name = table.names[i];
-          list[i].score = raw[i];
+          const ns = list[i];
+          ns.name = names[i];
+          ns.score = raw[i];
         }
         plugin.normalizeScore(state, pod, list);
         for (let i = 0; i < n; i++) normalized[i] = checkScore(plugin.name, list[i].score);
       } else {
         for (let i = 0; i < n; i++) normalized[i] = checkScore(plugin.name, raw[i]);
       }
-      for (let i = 0; i < n; i++) table.totals[i] += normalized[i] * weight;
+      for (let i = 0; i < n; i++) totals[i] += normalized[i] * weight;
       table.plugins.push(plugin.name);
       table.weights.push(weight);
       table.raw.push(raw);

@@ -1,7 +1,7 @@
 // framework.PodInfo and framework.NodeInfo (pkg/scheduler/framework/types.go): a pod with what the plugins need
 // precomputed once (requests, parsed affinity terms, host ports), and a node with the running sums the filters
 // read in O(1): requested resources of its pods (assumed ones included), pod count, used host ports.
-import type { Node, Pod, PodAffinityTerm } from 'kubernetes-types/core/v1';
+import type { Node, Pod, PodAffinityTerm, Taint } from 'kubernetes-types/core/v1';
 import type { Typed } from '../../client/client';
 import { labelSelectorAsSelector, selectorMatches, selectorToString, type Labels, type Selector } from '../../../shared/lib/labels';
 import { addResource, cloneResource, emptyResource, podRequests, resourceFromList, type Resource } from './pod-resources';
@@ -83,13 +83,32 @@ function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
  * object (structural sharing): every PodInfo built for the pod's updates reuses the first one's figures. They
  * are never modified (sums are added into a node's own Resource).
  */
-const requestsBySpec = new WeakMap<object, { requests: Resource; nonZeroRequests: Resource }>();
+interface SpecRequests {
+  requests: Resource;
+  nonZeroRequests: Resource;
+  /** The other inputs of podRequests, by identity. */
+  initContainers: unknown;
+  overhead: unknown;
+}
+
+/**
+ * Keyed by the containers array rather than the spec: the assumed copy of a pod (spec.nodeName set) and the
+ * bound pod the binding write returns keep the containers (and init containers, overhead) of the pod that was
+ * scheduled, so they reuse its figures too.
+ */
+const requestsByContainers = new WeakMap<object, SpecRequests>();
 
 function specRequests(pod: PodObject): { requests: Resource; nonZeroRequests: Resource } {
   const spec = pod.spec;
-  if (!spec || !Object.isFrozen(spec)) return { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true) };
-  let r = requestsBySpec.get(spec);
-  if (!r) requestsBySpec.set(spec, (r = { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true) }));
+  const containers = spec?.containers;
+  if (!spec || !containers || !Object.isFrozen(containers) || (spec.overhead && !Object.isFrozen(spec.overhead)) || (spec.initContainers && !Object.isFrozen(spec.initContainers))) {
+    return { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true) };
+  }
+  let r = requestsByContainers.get(containers);
+  if (!r || r.initContainers !== spec.initContainers || r.overhead !== spec.overhead) {
+    r = { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true), initContainers: spec.initContainers, overhead: spec.overhead };
+    requestsByContainers.set(containers, r);
+  }
   return r;
 }
 
@@ -131,13 +150,15 @@ export function newPodInfo(pod: PodObject): PodInfo {
     }
   }
   const namespace = pod.metadata.namespace ?? '';
+  const { requests, nonZeroRequests } = specRequests(pod);
   return {
     pod,
     key: `${namespace}/${pod.metadata.name ?? ''}`,
     uid: pod.metadata.uid ?? '',
     namespace,
     priority: pod.spec?.priority ?? 0,
-    ...specRequests(pod),
+    requests,
+    nonZeroRequests,
     requiredAffinityTerms: affinityTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors),
     requiredAntiAffinityTerms: affinityTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors),
     preferredAffinityTerms: weightedAffinityTerms(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors),
@@ -211,6 +232,37 @@ export function nextGeneration(): number {
 
 const maxSelectorCounts = 64;
 
+const LabelHostname = 'kubernetes.io/hostname';
+const LabelTopologyZone = 'topology.kubernetes.io/zone';
+
+const noLabels: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Label values shared by many nodes (zones, regions, os), one string each; bounded so churn cannot grow it. */
+const internedValues = new Map<string, string>();
+const maxInternedValues = 4096;
+
+function intern(value: string): string {
+  const known = internedValues.get(value);
+  if (known !== undefined) return known;
+  if (internedValues.size < maxInternedValues) internedValues.set(value, value);
+  return value;
+}
+
+/**
+ * A node's labels as the scheduler reads them for every node of every cycle: a copy built in one insertion
+ * order (nodes with the same label keys share one object layout, not a hash table each) whose values are
+ * interned (a zone's name is one string, so comparing and hashing it touches the same memory for every
+ * node). Frozen: it is read-only like the Node it comes from.
+ */
+function compactLabels(labels: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> {
+  if (!labels) return noLabels;
+  const keys = Object.keys(labels);
+  if (keys.length === 0) return noLabels;
+  const out: Record<string, string> = {};
+  for (const k of keys) out[k] = intern(labels[k]);
+  return Object.freeze(out);
+}
+
 export class NodeInfo {
   node: NodeObject | undefined;
   readonly pods: PodInfo[] = [];
@@ -228,6 +280,9 @@ export class NodeInfo {
    * count a node's matching pods in O(1) instead of walking them for every pod scheduled.
    */
   private readonly selectorCounts = new Map<number, SelectorCount>();
+  /** The entry of selectorCounts last looked up (always one of its entries, or undefined). */
+  private hotSelectorKey = 0;
+  private hotSelectorCount: SelectorCount | undefined = undefined;
 
   constructor(node?: NodeObject) {
     if (node) this.setNode(node);
@@ -235,12 +290,52 @@ export class NodeInfo {
 
   /** The node's name (kept as a field: it is read for every node of every scheduling cycle). */
   name = '';
+  /**
+   * What the filters and scorers read of the Node for every node of every cycle, kept as fields of this one
+   * class (the Node objects' own shapes vary): its labels, its taints, spec.unschedulable.
+   */
+  labels: Readonly<Record<string, string>> = noLabels;
+  /** The Node's own labels object that `labels` was built from. */
+  private labelsSource: Readonly<Record<string, string>> | undefined = undefined;
+  taints: readonly Taint[] | undefined = undefined;
+  unschedulable = false;
+  /** The labels PodTopologySpread's system default constraints spread over, read without a lookup. */
+  hostnameLabel: string | undefined = undefined;
+  zoneLabel: string | undefined = undefined;
+
+  /** labels[key], the well-known topology keys from fields of this object. */
+  topologyValue(key: string): string | undefined {
+    if (key === LabelTopologyZone) return this.zoneLabel;
+    if (key === LabelHostname) return this.hostnameLabel;
+    return this.labels[key];
+  }
 
   setNode(node: NodeObject): void {
     this.node = node;
     this.name = node.metadata.name ?? '';
+    // A status write keeps the stored labels object (structural sharing): the compact copy stays valid.
+    const source = node.metadata.labels;
+    if (source !== this.labelsSource || !source || !Object.isFrozen(source)) {
+      this.labelsSource = source;
+      this.labels = compactLabels(source);
+    }
+    this.hostnameLabel = this.labels[LabelHostname];
+    this.zoneLabel = this.labels[LabelTopologyZone];
+    this.taints = node.spec?.taints;
+    this.unschedulable = !!node.spec?.unschedulable;
     this.allocatable = resourceFromList(node.status?.allocatable as Record<string, unknown> | undefined);
     this.generation = nextGeneration();
+  }
+
+  /** The Node was deleted while pods remain bound to it: the NodeInfo keeps its name and pods only. */
+  clearNode(): void {
+    this.node = undefined;
+    this.labels = noLabels;
+    this.labelsSource = undefined;
+    this.hostnameLabel = undefined;
+    this.zoneLabel = undefined;
+    this.taints = undefined;
+    this.unschedulable = false;
   }
 
   hasPod(key: string): boolean {
@@ -337,15 +432,25 @@ export class NodeInfo {
    */
   countPodsMatchSelector(selector: Selector, namespace: string, key = selectorCountKey(selector, namespace)): number {
     if (selector.nothing) return 0;
+    // Every node of a cycle is asked about the same selector: the last one answered is kept at hand.
+    const hot = this.hotSelectorCount;
+    if (hot !== undefined && this.hotSelectorKey === key) return hot.count;
     const cached = this.selectorCounts.get(key);
-    if (cached) return cached.count;
+    if (cached) {
+      this.hotSelectorKey = key;
+      this.hotSelectorCount = cached;
+      return cached.count;
+    }
     let count = 0;
     for (const pi of this.pods) {
       if (pi.namespace !== namespace || isTerminating(pi.pod)) continue;
       if (selectorMatches(selector, pi.pod.metadata.labels)) count++;
     }
     if (this.selectorCounts.size >= maxSelectorCounts) this.selectorCounts.clear();
-    this.selectorCounts.set(key, { selector, namespace, count });
+    const sc = { selector, namespace, count };
+    this.selectorCounts.set(key, sc);
+    this.hotSelectorKey = key;
+    this.hotSelectorCount = sc;
     return count;
   }
 
@@ -354,6 +459,11 @@ export class NodeInfo {
     const c = new NodeInfo();
     c.node = this.node;
     c.name = this.name;
+    c.labels = this.labels;
+    c.hostnameLabel = this.hostnameLabel;
+    c.zoneLabel = this.zoneLabel;
+    c.taints = this.taints;
+    c.unschedulable = this.unschedulable;
     c.allocatable = cloneResource(this.allocatable);
     c.requested = cloneResource(this.requested);
     c.nonZeroRequested = cloneResource(this.nonZeroRequested);

@@ -15,3 +15,18 @@ export function defaultNormalizeScore(maxPriority: number, reverse: boolean, sco
     s.score = score;
   }
 }
+
+/** defaultNormalizeScore over a column of scores, in place. */
+export function defaultNormalizeScoreColumn(maxPriority: number, reverse: boolean, scores: Float64Array): void {
+  let maxCount = 0;
+  for (let i = 0; i < scores.length; i++) if (scores[i] > maxCount) maxCount = scores[i];
+  if (maxCount === 0) {
+    if (reverse) scores.fill(maxPriority);
+    return;
+  }
+  for (let i = 0; i < scores.length; i++) {
+    let score = Math.trunc((maxPriority * scores[i]) / maxCount);
+    if (reverse) score = maxPriority - score;
+    scores[i] = score;
+  }
+}

@@ -36,7 +36,8 @@ export function findMatchingUntoleratedTaint(
   tolerations: readonly Toleration[] | undefined,
   filter: (t: Taint) => boolean,
 ): Taint | undefined {
-  for (const taint of taints ?? []) {
+  if (!taints) return undefined;
+  for (const taint of taints) {
     if (!filter(taint)) continue;
     if (!tolerationsTolerateTaint(tolerations, taint)) return taint;
   }

@@ -19,7 +19,7 @@ import {
 import { Code, newStatus, type Status } from '../../framework/status';
 import type { NodeInfo, NodeObject, PodInfo } from '../../framework/types';
 import { hasRequiredNodeAffinity, nodeSelectorTermMatches, requiredNodeAffinityMatches } from '../helper/node-affinity';
-import { defaultNormalizeScore } from '../helper/normalize-score';
+import { defaultNormalizeScore, defaultNormalizeScoreColumn } from '../helper/normalize-score';
 
 export const Name = 'NodeAffinity';
 export const ErrReasonPod = "node(s) didn't match Pod's node affinity/selector";
@@ -76,6 +76,10 @@ export class NodeAffinity {
 
   normalizeScore(_state: CycleState, _pod: PodInfo, scores: NodeScore[]): void {
     defaultNormalizeScore(MaxNodeScore, false, scores);
+  }
+
+  normalizeScoreColumn(_state: CycleState, _pod: PodInfo, _names: readonly string[], scores: Float64Array): void {
+    defaultNormalizeScoreColumn(MaxNodeScore, false, scores);
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -3,31 +3,35 @@
 import type { CycleState } from '../../framework/cycle-state';
 import { MaxNodeScore, type ScorePlugin } from '../../framework/interface';
 import type { NodeInfo, PodInfo } from '../../framework/types';
-import { defaultResources, resourcePair, type ResourceSpec } from './resource-allocation';
+import { amount, defaultResources, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
 
 export const Name = 'NodeResourcesBalancedAllocation';
 
 /** balancedResourceScorer. */
 export function balancedResourceScore(requested: number[], allocatable: number[], count = requested.length): number {
-  const fractions: number[] = [];
+  // The fractions go into a scratch array reused across calls: this runs for every scored node of every pod.
+  const fractions = scratchFractions;
+  let len = 0;
   let total = 0;
   for (let i = 0; i < count; i++) {
     if (allocatable[i] === 0) continue;
     const f = Math.min(requested[i] / allocatable[i], 1);
     total += f;
-    fractions.push(f);
+    fractions[len++] = f;
   }
   let std = 0;
-  if (fractions.length === 2) {
+  if (len === 2) {
     std = Math.abs((fractions[0] - fractions[1]) / 2);
-  } else if (fractions.length > 2) {
-    const mean = total / fractions.length;
+  } else if (len > 2) {
+    const mean = total / len;
     let sum = 0;
-    for (const f of fractions) sum += (f - mean) * (f - mean);
-    std = Math.sqrt(sum / fractions.length);
+    for (let i = 0; i < len; i++) sum += (fractions[i] - mean) * (fractions[i] - mean);
+    std = Math.sqrt(sum / len);
   }
   return Math.trunc((1 - std) * MaxNodeScore);
 }
+
+const scratchFractions: number[] = [];
 
 export class BalancedAllocation {
   readonly name = Name;
@@ -45,6 +49,21 @@ export class BalancedAllocation {
       n++;
     }
     return balancedResourceScore(requested, allocatable, n);
+  }
+
+  /** score for every node: the scored resources and the pod's requests looked up once. */
+  scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    const { names, podRequests } = scoredResources(pod, this.resources, true);
+    const requested = this.requested;
+    const allocatable = this.allocatable;
+    for (let n = 0; n < nodes.length; n++) {
+      const nodeInfo = nodes[n];
+      for (let r = 0; r < names.length; r++) {
+        allocatable[r] = amount(nodeInfo.allocatable, names[r]);
+        requested[r] = amount(nodeInfo.requested, names[r]) + podRequests[r];
+      }
+      out[n] = balancedResourceScore(requested, allocatable, names.length);
+    }
   }
 
   private readonly pair = [0, 0];

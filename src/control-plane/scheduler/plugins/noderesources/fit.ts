@@ -15,7 +15,7 @@ import {
 } from '../../framework/interface';
 import { Code, newStatus, type Status } from '../../framework/status';
 import { NodeInfo, newPodInfo, type NodeObject, type PodInfo, type PodObject } from '../../framework/types';
-import { defaultResources, resourcePair, type ResourceSpec } from './resource-allocation';
+import { amount, defaultResources, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
 
 export const Name = 'NodeResourcesFit';
 export const ReasonTooManyPods = 'Too many pods';
@@ -72,6 +72,22 @@ export function fitsRequest(pod: PodInfo, nodeInfo: NodeInfo): InsufficientResou
   return out;
 }
 
+/** fitsRequest(...).length === 0 without building the list: the answer for almost every node tried. */
+function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
+  if (nodeInfo.pods.length + 1 > nodeInfo.allocatable.allowedPodNumber) return false;
+  const req = pod.requests;
+  const alloc = nodeInfo.allocatable;
+  const used = nodeInfo.requested;
+  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) return false;
+  if (req.memory > 0 && req.memory > alloc.memory - used.memory) return false;
+  if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) return false;
+  for (const name in req.scalar) {
+    const want = req.scalar[name];
+    if (want > 0 && want > (alloc.scalar[name] ?? 0) - (used.scalar[name] ?? 0)) return false;
+  }
+  return true;
+}
+
 /** leastRequestedScore: the share of the resource left free, scaled to MaxNodeScore (integer division). */
 export function leastRequestedScore(requested: number, capacity: number): number {
   if (capacity === 0 || requested > capacity) return 0;
@@ -100,6 +116,7 @@ export class Fit {
   }
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
+    if (fits(pod, nodeInfo)) return undefined;
     const insufficient = fitsRequest(pod, nodeInfo);
     if (insufficient.length === 0) return undefined;
     // v1.32 reports Unschedulable (preemption may free the room) whatever the shortfall.
@@ -120,6 +137,23 @@ export class Fit {
   }
 
   private readonly pair = [0, 0];
+
+  /** score for every node: the scored resources and the pod's requests looked up once. */
+  scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    const { names, weights, podRequests } = scoredResources(pod, this.resources, false);
+    for (let n = 0; n < nodes.length; n++) {
+      const nodeInfo = nodes[n];
+      let nodeScore = 0;
+      let weightSum = 0;
+      for (let r = 0; r < names.length; r++) {
+        const allocatable = amount(nodeInfo.allocatable, names[r]);
+        if (allocatable === 0) continue;
+        nodeScore += leastRequestedScore(amount(nodeInfo.nonZeroRequested, names[r]) + podRequests[r], allocatable) * weights[r];
+        weightSum += weights[r];
+      }
+      out[n] = weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+    }
+  }
 
   eventsToRegister(): ClusterEventWithHint[] {
     return [

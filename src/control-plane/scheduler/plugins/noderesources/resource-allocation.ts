@@ -69,3 +69,27 @@ export function resourcePair(nodeInfo: NodeInfo, pod: PodInfo, name: string, use
   out[1] = amount(useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested, name) + podReq;
   return true;
 }
+
+/**
+ * The scored resources for one pod, worked out once per cycle for scoreNodes: which resources count (an
+ * extended resource the pod does not request does not), and the pod's request of each.
+ */
+export interface ScoredResources {
+  names: string[];
+  weights: number[];
+  podRequests: number[];
+}
+
+export function scoredResources(pod: PodInfo, resources: readonly ResourceSpec[], useRequested: boolean): ScoredResources {
+  const out: ScoredResources = { names: [], weights: [], podRequests: [] };
+  const podRequest = useRequested ? pod.requests : pod.nonZeroRequests;
+  for (const r of resources) {
+    const podReq = amount(podRequest, r.name);
+    const isScalar = r.name !== ResourceName.CPU && r.name !== ResourceName.Memory && r.name !== ResourceName.EphemeralStorage;
+    if (isScalar && podReq === 0) continue;
+    out.names.push(r.name);
+    out.weights.push(r.weight);
+    out.podRequests.push(podReq);
+  }
+  return out;
+}

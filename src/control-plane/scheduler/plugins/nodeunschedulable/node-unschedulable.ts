@@ -20,7 +20,7 @@ export class NodeUnschedulable {
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
     const node = nodeInfo.node;
     if (!node) return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonUnknownCondition);
-    if (!node.spec?.unschedulable) return undefined;
+    if (!nodeInfo.unschedulable) return undefined;
     if (toleratesUnschedulable(pod.pod)) return undefined;
     return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
   }

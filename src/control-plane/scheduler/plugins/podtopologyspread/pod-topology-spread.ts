@@ -44,6 +44,12 @@ export const systemDefaultConstraints: readonly { topologyKey: string; maxSkew: 
   { topologyKey: LabelTopologyZone, maxSkew: 5, whenUnsatisfiable: ScheduleAnyway },
 ];
 
+const scheduleAnywayDefaults = systemDefaultConstraints.filter((c) => c.whenUnsatisfiable === ScheduleAnyway);
+const doNotScheduleDefaults = systemDefaultConstraints.filter((c) => c.whenUnsatisfiable === DoNotSchedule);
+
+/** The default constraints last built for a DefaultSelector object (in a namespace, for an action). */
+const defaultConstraintsBySelector = new WeakMap<Selector, { namespace: string; action: string; constraints: Constraint[] }>();
+
 interface Constraint {
   maxSkew: number;
   topologyKey: string;
@@ -137,12 +143,20 @@ export class PodTopologySpread {
 
   /** buildDefaultConstraints: the system defaults for the action, over DefaultSelector(pod); none when that is empty. */
   private defaultConstraints(pod: Pod, action: string): Constraint[] {
-    const defaults = systemDefaultConstraints.filter((c) => c.whenUnsatisfiable === action);
+    const defaults = action === ScheduleAnyway ? scheduleAnywayDefaults : action === DoNotSchedule ? doNotScheduleDefaults : [];
     if (defaults.length === 0 || !this.handle) return [];
     const selector = defaultSelector(pod, this.handle);
     if (isEverything(selector)) return [];
-    const countKey = selectorCountKey(selector, pod.metadata?.namespace ?? '');
-    return defaults.map((c) => ({ maxSkew: c.maxSkew, topologyKey: c.topologyKey, selector, countKey, minDomains: 1, nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Ignore' }));
+    const namespace = pod.metadata?.namespace ?? '';
+    // The pods of one controller share their DefaultSelector object: their constraints are built once.
+    // (Constraints are never modified; the cycle state only reads them.)
+    let memo = defaultConstraintsBySelector.get(selector);
+    if (memo && memo.namespace === namespace && memo.action === action) return memo.constraints;
+    const countKey = selectorCountKey(selector, namespace);
+    const constraints = defaults.map((c) => ({ maxSkew: c.maxSkew, topologyKey: c.topologyKey, selector, countKey, minDomains: 1, nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Ignore' }));
+    memo = { namespace, action, constraints };
+    defaultConstraintsBySelector.set(selector, memo);
+    return constraints;
   }
 
   private constraintsFor(pod: Pod, action: string): Constraint[] {
@@ -194,7 +208,7 @@ export class PodTopologySpread {
   filter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (!s || s.constraints.length === 0) return undefined;
-    const labels = nodeInfo.node?.metadata.labels ?? {};
+    const labels = nodeInfo.labels;
     for (const c of s.constraints) {
       if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch);
       // With fewer domains than minDomains, the global minimum counts as 0.
@@ -222,20 +236,22 @@ export class PodTopologySpread {
       topologyNormalizingWeight: [],
     };
     const topoSize = constraints.map(() => 0);
-    for (const nodeInfo of filteredNodes) {
-      const labels = nodeInfo.node?.metadata.labels ?? {};
-      if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) {
+    for (let n = 0; n < filteredNodes.length; n++) {
+      const nodeInfo = filteredNodes[n];
+      if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(nodeInfo.labels, constraints)) {
         s.ignoredNodes.add(nodeInfo.name);
         continue;
       }
-      constraints.forEach((c, i) => {
-        if (c.topologyKey === LabelHostname) return;
-        const value = labels[c.topologyKey] ?? '';
-        if (!s.topologyValueToPodCounts[i].has(value)) {
-          s.topologyValueToPodCounts[i].set(value, 0);
+      for (let i = 0; i < constraints.length; i++) {
+        const key = constraints[i].topologyKey;
+        if (key === LabelHostname) continue;
+        const value = nodeInfo.topologyValue(key) ?? '';
+        const counts = s.topologyValueToPodCounts[i];
+        if (!counts.has(value)) {
+          counts.set(value, 0);
           topoSize[i]++;
         }
-      });
+      }
     }
     s.topologyNormalizingWeight = constraints.map((c, i) =>
       topologyNormalizingWeight(c.topologyKey === LabelHostname ? filteredNodes.length - s.ignoredNodes.size : topoSize[i]),
@@ -281,7 +297,7 @@ export class PodTopologySpread {
   score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number {
     const s = state.read<PreScoreState>(preScoreStateKey);
     if (!s || s.ignoredNodes.has(nodeInfo.name)) return 0;
-    const labels = nodeInfo.node?.metadata.labels ?? {};
+    const labels = nodeInfo.labels;
     let score = 0;
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
@@ -294,30 +310,61 @@ export class PodTopologySpread {
     return Math.round(score);
   }
 
-  normalizeScore(state: CycleState, _pod: PodInfo, scores: NodeScore[]): void {
+  /** score for every node, the cycle's state read once. */
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    if (!s) {
+      out.fill(0);
+      return;
+    }
+    const { constraints, ignoredNodes, topologyValueToPodCounts, topologyNormalizingWeight } = s;
+    const anyIgnored = ignoredNodes.size > 0;
+    for (let n = 0; n < nodes.length; n++) {
+      const nodeInfo = nodes[n];
+      if (anyIgnored && ignoredNodes.has(nodeInfo.name)) {
+        out[n] = 0;
+        continue;
+      }
+      let score = 0;
+      for (let i = 0; i < constraints.length; i++) {
+        const c = constraints[i];
+        const value = nodeInfo.topologyValue(c.topologyKey);
+        if (value === undefined) continue;
+        const cnt = c.topologyKey === LabelHostname ? nodeInfo.countPodsMatchSelector(c.selector, pod.namespace, c.countKey) : (topologyValueToPodCounts[i].get(value) ?? 0);
+        score += scoreForCount(cnt, c.maxSkew, topologyNormalizingWeight[i]);
+      }
+      out[n] = Math.round(score);
+    }
+  }
+
+  normalizeScore(state: CycleState, pod: PodInfo, scores: NodeScore[]): void {
+    const column = Float64Array.from(scores, (ns) => ns.score);
+    this.normalizeScoreColumn(state, pod, scores.map((ns) => ns.name), column);
+    for (let i = 0; i < scores.length; i++) scores[i].score = column[i];
+  }
+
+  normalizeScoreColumn(state: CycleState, _pod: PodInfo, names: readonly string[], scores: Float64Array): void {
     const s = state.read<PreScoreState>(preScoreStateKey);
     if (!s) return;
     let minScore = Number.MAX_SAFE_INTEGER;
     let maxScore = 0;
-    const ignored = new Set<NodeScore>();
-    for (const ns of scores) {
-      if (s.ignoredNodes.has(ns.name)) {
-        ignored.add(ns);
-        continue;
-      }
-      if (ns.score < minScore) minScore = ns.score;
-      if (ns.score > maxScore) maxScore = ns.score;
+    const ignoredNodes = s.ignoredNodes;
+    const anyIgnored = ignoredNodes.size > 0;
+    for (let i = 0; i < scores.length; i++) {
+      if (anyIgnored && ignoredNodes.has(names[i])) continue;
+      if (scores[i] < minScore) minScore = scores[i];
+      if (scores[i] > maxScore) maxScore = scores[i];
     }
-    for (const ns of scores) {
-      if (ignored.has(ns)) {
-        ns.score = 0;
+    for (let i = 0; i < scores.length; i++) {
+      if (anyIgnored && ignoredNodes.has(names[i])) {
+        scores[i] = 0;
         continue;
       }
       if (maxScore === 0) {
-        ns.score = MaxNodeScore;
+        scores[i] = MaxNodeScore;
         continue;
       }
-      ns.score = Math.trunc((MaxNodeScore * (maxScore + minScore - ns.score)) / maxScore);
+      scores[i] = Math.trunc((MaxNodeScore * (maxScore + minScore - scores[i])) / maxScore);
     }
   }
 

@@ -18,7 +18,7 @@ import {
 import { Code, newStatus, type Status } from '../../framework/status';
 import type { NodeInfo, NodeObject, PodInfo } from '../../framework/types';
 import { TaintEffect, findMatchingUntoleratedTaint, isNoScheduleOrNoExecute, tolerationsTolerateTaint } from '../helper/taints';
-import { defaultNormalizeScore } from '../helper/normalize-score';
+import { defaultNormalizeScore, defaultNormalizeScoreColumn } from '../helper/normalize-score';
 
 export const Name = 'TaintToleration';
 /** The generic reason (kept for reference: the Filter reports the taint itself). */
@@ -35,7 +35,7 @@ export class TaintToleration {
   readonly name = Name;
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
-    const taint = findMatchingUntoleratedTaint(nodeInfo.node?.spec?.taints, pod.pod.spec?.tolerations, isNoScheduleOrNoExecute);
+    const taint = findMatchingUntoleratedTaint(nodeInfo.taints, pod.pod.spec?.tolerations, isNoScheduleOrNoExecute);
     if (!taint) return undefined;
     return newStatus(Code.UnschedulableAndUnresolvable, errReasonUntoleratedTaint(taint));
   }
@@ -50,15 +50,35 @@ export class TaintToleration {
   score(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number {
     const tolerations = state.read<Toleration[]>(preScoreStateKey) ?? [];
     let intolerable = 0;
-    for (const taint of nodeInfo.node?.spec?.taints ?? []) {
+    for (const taint of nodeInfo.taints ?? []) {
       if (taint.effect !== TaintEffect.PreferNoSchedule) continue;
       if (!tolerationsTolerateTaint(tolerations, taint)) intolerable++;
     }
     return intolerable;
   }
 
+  /** score for every node, the tolerations read once. */
+  scoreNodes(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    const tolerations = state.read<Toleration[]>(preScoreStateKey) ?? [];
+    for (let n = 0; n < nodes.length; n++) {
+      const taints = nodes[n].taints;
+      let intolerable = 0;
+      if (taints) {
+        for (const taint of taints) {
+          if (taint.effect !== TaintEffect.PreferNoSchedule) continue;
+          if (!tolerationsTolerateTaint(tolerations, taint)) intolerable++;
+        }
+      }
+      out[n] = intolerable;
+    }
+  }
+
   normalizeScore(_state: CycleState, _pod: PodInfo, scores: NodeScore[]): void {
     defaultNormalizeScore(MaxNodeScore, true, scores);
+  }
+
+  normalizeScoreColumn(_state: CycleState, _pod: PodInfo, _names: readonly string[], scores: Float64Array): void {
+    defaultNormalizeScoreColumn(MaxNodeScore, true, scores);
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
