@@ -277,7 +277,10 @@ export function ownerTable(g: SnapshotGraph, d: Dominators): OwnerTable {
     for (let j = g.firstEdge[from]; j < g.firstEdge[from + 1]; j++) {
       if (g.edgeTo[j] !== to) continue;
       if (hiddenish.has(g.edgeType[j])) return `[${g.edgeType[j] === g.edgeTypes.indexOf('element') ? 'elem' : 'hidden'}]`;
-      return g.strings[g.edgeName[j]];
+      const name = g.strings[g.edgeName[j]];
+      // V8 names a WeakMap entry's edge after its slot and the node ids ("15 / part of key (Object @97607) -> value
+      // … pair in WeakMap (table @98927)"), which differ between snapshots: one stable name keeps them comparable.
+      return name.includes(' / part of key ') ? '[WeakMap value]' : name;
     }
     return '?';
   };
@@ -303,21 +306,37 @@ export function ownerTable(g: SnapshotGraph, d: Dominators): OwnerTable {
   // Objects held by several owners are dominated by something owner-less above them all (the root, or the
   // cluster's plain object): name them by the owners that reference them directly, e.g.
   // "shared{Indexer.items + MvccStore.history}"; what they alone hold inherits that name.
-  // A Kubernetes object (a plain object with a string "kind") names its kind, so stored Pods and Events part.
+  // A Kubernetes object names its kind, so stored Pods and Events part. It is a plain object with a string "kind",
+  // a string "apiVersion" and an object "metadata": a "kind" alone is not enough (an Event's involvedObject and
+  // every other ObjectReference has kind and apiVersion but no metadata; the API schema's codecs have a kind).
   const tString = new Set(['string', 'concatenated string', 'sliced string'].map((t) => g.nodeTypes.indexOf(t)));
   const kindOf = (v: number): string | undefined => {
+    if (g.nodeType[v] !== tObject || g.strings[g.nodeName[v]] !== 'Object') return undefined;
+    let kind: string | undefined;
+    let apiVersion = false;
+    let metadata = false;
     for (let j = g.firstEdge[v]; j < g.firstEdge[v + 1]; j++) {
-      if (g.strings[g.edgeName[j]] !== 'kind' || hiddenish.has(g.edgeType[j])) continue;
+      if (hiddenish.has(g.edgeType[j])) continue;
+      const name = g.strings[g.edgeName[j]];
       const t = g.edgeTo[j];
-      const kind = tString.has(g.nodeType[t]) ? g.strings[g.nodeName[t]] : undefined;
-      // Kubernetes kinds are UpperCamelCase (a trace event's "api.stage" is not one).
-      return kind !== undefined && /^[A-Z][A-Za-z0-9]*$/.test(kind) ? kind : undefined;
+      if (name === 'kind') kind = tString.has(g.nodeType[t]) ? g.strings[g.nodeName[t]] : undefined;
+      else if (name === 'apiVersion') apiVersion = tString.has(g.nodeType[t]);
+      else if (name === 'metadata') metadata = g.nodeType[t] === tObject;
     }
-    return undefined;
+    // Kubernetes kinds are UpperCamelCase (a trace event's "api.stage" is not one).
+    return kind !== undefined && apiVersion && metadata && /^[A-Z][A-Za-z0-9]*$/.test(kind) ? kind : undefined;
   };
   // Inside a Kubernetes object the label also names the path (three levels deep), e.g.
   // "shared{Indexer.items + MvccStore.kvs}:Event.metadata.managedFields".
   const extend = (path: string, edge: string): string => (edge === '?' || path.split('.').length > 3 ? path : `${path}.${edge}`);
+  // A WeakMap's value is held through its key (an ephemeron edge) but is not part of it: a cache keyed by a
+  // pod's spec does not make its values the Pod's bytes.
+  const weakValue = '[WeakMap value]';
+  const within = (u: number, v: number): string | undefined => {
+    if (kindPath[u] === undefined) return undefined;
+    const edge = edgeLabel(u, v);
+    return edge === weakValue ? undefined : extend(kindPath[u]!, edge);
+  };
   const ownerPart: string[] = new Array<string>(g.nodeCount);
   const kindPath: (string | undefined)[] = new Array<string | undefined>(g.nodeCount);
   const sharedOwners = new Map<string, string[]>();
@@ -340,8 +359,8 @@ export function ownerTable(g: SnapshotGraph, d: Dominators): OwnerTable {
   const sharedKindPath = (v: number): string | undefined => {
     const d0 = d.dfnum[v];
     for (let k = d.predStart[d0]; k < d.predStart[d0 + 1]; k++) {
-      const p = d.vertex[d.preds[k]];
-      if (kindPath[p] !== undefined) return extend(kindPath[p]!, edgeLabel(p, v));
+      const path = within(d.vertex[d.preds[k]], v);
+      if (path !== undefined) return path;
     }
     return kindPath[d.idom[v]];
   };
@@ -352,7 +371,7 @@ export function ownerTable(g: SnapshotGraph, d: Dominators): OwnerTable {
     ownerPart[v] = owner;
     const kind = kindOf(v);
     const u = d.idom[v];
-    kindPath[v] = kind ?? (i === 0 ? undefined : isShared ? sharedKindPath(v) : kindPath[u] !== undefined ? extend(kindPath[u]!, edgeLabel(u, v)) : undefined);
+    kindPath[v] = kind ?? (i === 0 ? undefined : isShared ? sharedKindPath(v) : within(u, v));
     // What nothing owns is named by its node type (strings, code, …), to tell it apart.
     const who = owner === '(root)' ? `(root)[${g.nodeTypes[g.nodeType[v]]}]` : owner;
     const l = kindPath[v] !== undefined ? `${who}:${kindPath[v]}` : who;

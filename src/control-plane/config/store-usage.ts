@@ -31,11 +31,12 @@ export const assumedObjectBytes = 4096;
 export class StoreUsage implements StoreUsageReader {
   private readonly sizes = new Map<string, number>();
   /**
-   * Writes not yet counted in total, in commit order, as flat pairs: key, then its value (undefined: deleted).
-   * A list, not a map by key: observe() runs on every commit and appending costs less than hashing the key; the
-   * last pair of a key wins when they are counted.
+   * Keys written since the last exact total, in commit order (repeats included). A list, not a set: observe()
+   * runs on every commit and appending costs less than hashing the key. Keys only: a key's value is read from the
+   * store when it is counted (the store's current value is the last one written, or none after a delete), so
+   * this list never keeps an old version of an object alive after the store's history has let it go.
    */
-  private pending: (string | KubeObject | undefined)[] = [];
+  private pending: string[] = [];
   private total = 0;
   /** Objects created since the last exact figure. */
   private pendingCreates = 0;
@@ -43,7 +44,7 @@ export class StoreUsage implements StoreUsageReader {
   private scanned = false;
 
   constructor(
-    private readonly store: Pick<Store, 'count' | 'range'>,
+    private readonly store: Pick<Store, 'count' | 'range' | 'get'>,
     /** Writes remembered before they are sized anyway (bounds the memory of a store nobody asks about). */
     private readonly maxPendingWrites = 100_000,
   ) {}
@@ -53,9 +54,9 @@ export class StoreUsage implements StoreUsageReader {
     const pending = this.pending;
     for (const ev of batch.events) {
       if (ev.type === StoreEventType.Put && !ev.prevKv) this.pendingCreates++;
-      pending.push(ev.kv.key, ev.type === StoreEventType.Delete ? undefined : ev.kv.value);
+      pending.push(ev.kv.key);
     }
-    if (pending.length > 2 * this.maxPendingWrites) this.storedBytes();
+    if (pending.length > this.maxPendingWrites) this.storedBytes();
   }
 
   objects(): number {
@@ -89,9 +90,11 @@ export class StoreUsage implements StoreUsageReader {
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    const latest = new Map<string, KubeObject | undefined>();
-    for (let i = 0; i < this.pending.length; i += 2) latest.set(this.pending[i] as string, this.pending[i + 1] as KubeObject | undefined);
-    for (const [key, value] of latest) {
+    const counted = new Set<string>();
+    for (const key of this.pending) {
+      if (counted.has(key)) continue;
+      counted.add(key);
+      const value = this.store.get(key)?.value;
       const before = this.sizes.get(key) ?? 0;
       if (value === undefined) {
         this.sizes.delete(key);

@@ -18,11 +18,17 @@ function fnv1a(s: string, seed: number): number {
   return h >>> 0;
 }
 
-/** n hex digits derived from s (not cryptographic: only needs to look like a digest and be stable). */
-export function hexDigest(s: string, n = 64): string {
-  let out = '';
-  for (let i = 0; out.length < n; i++) out += fnv1a(s, i * 0x9e3779b9).toString(16).padStart(8, '0');
-  return out.slice(0, n);
+/**
+ * n hex digits derived from s (not cryptographic: only needs to look like a digest and be stable), prefixed by
+ * `prefix`. Built with join, not +=: V8 keeps a string built by + as a tree of its parts (8 pieces and their
+ * nodes for 64 digits, ~450 bytes), and a container ID lives as long as its pod; join makes one flat string.
+ */
+export function hexDigest(s: string, n = 64, prefix = ''): string {
+  const parts: string[] = [];
+  for (let i = 0, len = 0; len < n; i++, len += 8) parts.push(fnv1a(s, i * 0x9e3779b9).toString(16).padStart(8, '0'));
+  if (parts.length * 8 > n) parts[parts.length - 1] = parts[parts.length - 1].slice(0, n - (parts.length - 1) * 8);
+  if (prefix) parts.unshift(prefix);
+  return parts.join('');
 }
 
 /** A number in [0, 1) derived from s. */

@@ -193,11 +193,32 @@ export function mergeConditions(existing: readonly PodCondition[], generated: re
   const out: PodCondition[] = [];
   for (const g of generated) {
     const old = existing.find((e) => e.type === g.type);
-    const c: PodCondition = { type: g.type, status: g.status, lastProbeTime: null as unknown as undefined, lastTransitionTime: old && old.status === g.status ? (old.lastTransitionTime ?? now) : now };
-    if (g.reason) c.reason = g.reason;
-    if (g.message) c.message = g.message;
-    out.push(c);
+    out.push(internCondition(g, old && old.status === g.status ? (old.lastTransitionTime ?? now) : now));
   }
   for (const e of existing) if (!kubeletOwned.includes(e.type)) out.push(e);
   return out;
+}
+
+/**
+ * The kubelet's conditions, shared: pods that reach a state in the same second carry identical conditions (same
+ * type, status, reason, message and transition time), and each kubelet keeps what it last wrote for every pod, so
+ * one frozen object per distinct condition serves them all. Keyed by transition time first (the field that
+ * varies most); a cache, so it is simply emptied when it holds too many times.
+ */
+const internedConditions = new Map<string, PodCondition[]>();
+const maxInternedTimes = 256;
+
+function internCondition(g: KubeletCondition, lastTransitionTime: string): PodCondition {
+  let list = internedConditions.get(lastTransitionTime);
+  if (list) {
+    for (const c of list) if (c.type === g.type && c.status === g.status && c.reason === (g.reason || undefined) && c.message === (g.message || undefined)) return c;
+  } else {
+    if (internedConditions.size >= maxInternedTimes) internedConditions.clear();
+    internedConditions.set(lastTransitionTime, (list = []));
+  }
+  const c: PodCondition = { type: g.type, status: g.status, lastProbeTime: null as unknown as undefined, lastTransitionTime };
+  if (g.reason) c.reason = g.reason;
+  if (g.message) c.message = g.message;
+  list.push(Object.freeze(c));
+  return c;
 }

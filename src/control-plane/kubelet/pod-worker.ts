@@ -600,23 +600,12 @@ export class PodWorker {
       this.pod.spec?.automountServiceAccountToken !== false
         ? { '/etc/hostname': hostname, '/etc/machine-id': this.host.nodeName, '/var/run/secrets/kubernetes.io/serviceaccount/namespace': this.pod.metadata?.namespace ?? '' }
         : { '/etc/hostname': hostname, '/etc/machine-id': this.host.nodeName };
-    return {
-      argv,
-      imageDefault: argv === undefined,
-      image: profile,
-      ref,
-      env,
-      hostname: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '',
-      files,
-      startTime: now,
-      declaresPorts: (c.ports ?? []).length > 0,
-      ...this.networkContext(),
-    };
-  }
-
-  private networkContext(): Pick<ProgramContext, 'network' | 'internetStandIn'> {
+    const declaresPorts = (c.ports ?? []).length > 0;
     const network = this.host.podNetwork?.(this.pod);
-    return network ? { network, internetStandIn: true } : {};
+    // One literal per shape, as for files: the context lives as long as its container.
+    return network
+      ? { argv, imageDefault: argv === undefined, image: profile, ref, env, hostname, files, startTime: now, declaresPorts, network, internetStandIn: true }
+      : { argv, imageDefault: argv === undefined, image: profile, ref, env, hostname, files, startTime: now, declaresPorts };
   }
 
   private startContainer(rec: ContainerRecord, now: number): void {

@@ -1029,9 +1029,20 @@ export function runProgram(ctx: ProgramContext): ProgramRun {
     if (!(err instanceof End)) throw err;
     end = err.end;
   }
-  const events = it.events.slice().sort((a, b) => a.at - b.at);
-  return { events, end, serves: it.serves, allocations: it.allocations, sigterm: it.sigterm, ...(ctx.network ? { network: it.calls } : {}) };
+  const events = it.events.length ? it.events.slice().sort((a, b) => a.at - b.at) : noneRecorded;
+  const allocations = it.allocations.length ? it.allocations : noneRecorded;
+  // One literal per shape: a member added by spread would cost the run a separate property array.
+  return ctx.network
+    ? { events, end, serves: it.serves, allocations, sigterm: it.sigterm, network: it.calls.length ? it.calls : noneRecorded }
+    : { events, end, serves: it.serves, allocations, sigterm: it.sigterm };
 }
+
+/**
+ * The empty list of a run that recorded nothing of a kind. A run lives as long as its container, and most
+ * containers' programs (a server that starts and serves) record no events, allocations or network calls: they
+ * share this one instead of holding three empty arrays each. Frozen: nothing adds to a finished run.
+ */
+const noneRecorded = Object.freeze([]) as never[];
 
 /** The answer the journal last recorded for call. */
 export function lastAnswer(calls: readonly NetworkCallRecord[], call: NetworkCall): DnsAnswer | TrafficResult | undefined {

@@ -137,7 +137,7 @@ export class ContainerRuntime {
 
   /** A new container ID: "containerd://<64 hex>". */
   newContainerID(podUID: string, container: string, attempt: number): string {
-    return `containerd://${hexDigest(`${this.nodeName}/${podUID}/${container}/${attempt}/${++this.containerCount}`)}`;
+    return hexDigest(`${this.nodeName}/${podUID}/${container}/${attempt}/${++this.containerCount}`, 64, 'containerd://');
   }
 }
 

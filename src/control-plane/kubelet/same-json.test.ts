@@ -12,4 +12,16 @@ describe('shareWith', () => {
     expect(shareWith(theirs, structuredClone(theirs))).not.toBe(theirs);
     expect(JSON.stringify(shareWith(ours, { phase: 'Pending' }))).toBe(JSON.stringify(ours));
   });
+
+  it('returns the parts of ours it adopted nothing into as they are, not copies', () => {
+    const condition = Object.freeze({ type: 'Ready', status: 'True', lastProbeTime: null, at: 't1' });
+    const ours = { phase: 'Running', conditions: [condition] };
+    // Their condition has no lastProbeTime: nothing of it can be adopted, and the phase string is the same one.
+    const shared = shareWith(ours, { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', at: 't1' }] });
+    expect(shared).toBe(ours);
+    const partly = shareWith(ours, { phase: 'Pending', conditions: [{ ...condition }] });
+    expect(partly).not.toBe(ours);
+    expect(partly.conditions[0]).not.toBe(condition);
+    expect(JSON.stringify(partly)).toBe(JSON.stringify(ours));
+  });
 });

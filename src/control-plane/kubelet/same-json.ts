@@ -12,14 +12,27 @@ export function shareWith<T>(ours: T, theirs: unknown): T {
   if (typeof ours === 'string') return typeof theirs === 'string' && theirs === ours ? (theirs as T) : ours;
   if (typeof ours !== 'object' || ours === null || typeof theirs !== 'object' || theirs === null) return ours;
   if (sameJson(ours, theirs)) return theirs as T;
+  // A part where nothing of theirs was adopted is returned as it is, not copied: a copy would cost memory for
+  // nothing, and would unshare what ours already shares (the kubelet's interned pod conditions).
   if (Array.isArray(ours)) {
     if (!Array.isArray(theirs)) return ours;
-    return ours.map((v, i) => shareWith(v, theirs[i])) as T;
+    let adopted = false;
+    const out = ours.map((v, i) => {
+      const s = shareWith(v, theirs[i]);
+      if (s !== v) adopted = true;
+      return s;
+    });
+    return (adopted ? out : ours) as T;
   }
   if (Array.isArray(theirs)) return ours;
   const x = ours as Record<string, unknown>;
   const y = theirs as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(x)) out[k] = shareWith(x[k], y[k]);
-  return out as T;
+  let adopted = false;
+  for (const k of Object.keys(x)) {
+    const s = shareWith(x[k], y[k]);
+    if (s !== x[k]) adopted = true;
+    out[k] = s;
+  }
+  return (adopted ? out : ours) as T;
 }
