@@ -24,9 +24,11 @@ const port = self as unknown as PortLike;
  * onSynced; at most FIRST_SYNC_HOLD_MS after serving began): a restored cluster's first tick is its components
  * catching up (informers listing every object), a task of 150+ ms that would otherwise stall the delivery of the
  * page's lists. Held ticks lose no virtual time: the driver counts the real time elapsed since it resumed (up to
- * its 1 s cap, above the hold).
+ * its 1 s cap, above the hold). Only a cluster restored with many objects is held: a new one's first tick is
+ * short, and holding it would only delay its nodes.
  */
 const FIRST_SYNC_HOLD_MS = 900;
+const FIRST_SYNC_HOLD_MIN_OBJECTS = 1_000;
 interface HeldTick {
   fn: () => void;
   ms: number;
@@ -187,7 +189,8 @@ async function main(): Promise<void> {
     },
   });
   let server: ProtocolServer<Cluster> = serveProtocol(current.cluster, port, serveOptions());
-  setTimeout(releaseHeldTicks, FIRST_SYNC_HOLD_MS);
+  if (current.cluster.store.count('') < FIRST_SYNC_HOLD_MIN_OBJECTS) releaseHeldTicks();
+  else setTimeout(releaseHeldTicks, FIRST_SYNC_HOLD_MS);
   onStorageLost = (reason) => {
     // No more writes from here; the page tears this worker down and asks for a reload.
     server.close();
