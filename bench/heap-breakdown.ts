@@ -4,7 +4,12 @@
 // heap/pod counts: it includes filling the store's bounded history) and P → 2P (the marginal cost per pod once
 // every bounded buffer is full: what 30,000 pods cost). Not part of `npm run bench`: a tool for finding what to shrink.
 //
-//   node --expose-gc --max-old-space-size=6000 --import tsx bench/heap-breakdown.ts [NxP] [rows]
+//   node --expose-gc --max-old-space-size=6000 --import tsx bench/heap-breakdown.ts [NxP] [rows] [detail regexp]
+//
+// With a detail regexp, the owners it matches are also broken down by what their nodes are (V8 node type and
+// name and first property names: "object Object {group,older,newer}", "object shape system / Map") for the
+// marginal step. The tables this keeps between snapshots are in the later snapshots too (as "(root)" strings):
+// compare totals from a run without it.
 import { writeHeapSnapshot } from 'node:v8';
 import { rmSync } from 'node:fs';
 import { bootBenchCluster, rolloutDeployment, warmUp } from './lib/kubeplay';
@@ -19,7 +24,7 @@ function snapshotOwners(tag: string): OwnerTable {
   const file = writeHeapSnapshot(`/tmp/heap-breakdown-${process.pid}-${tag}.heapsnapshot`);
   const g = parseHeapSnapshot(file);
   rmSync(file);
-  const t = ownerTable(g, dominators(g));
+  const t = ownerTable(g, dominators(g), detailOf);
   return t;
 }
 
@@ -55,6 +60,20 @@ function printDiff(title: string, before: OwnerTable, after: OwnerTable, pods: n
   }
 }
 
+/** Owners to break down by node type and name (argv[4]), or none. */
+const detailOf = process.argv[4] ? new RegExp(process.argv[4]) : undefined;
+
+function printDetail(before: OwnerTable, after: OwnerTable, pods: number): void {
+  const rows: { what: string; bytes: number; objects: number }[] = [];
+  for (const [what, a] of after.detail) {
+    const b = before.detail.get(what);
+    rows.push({ what, bytes: a.bytes - (b?.bytes ?? 0), objects: a.objects - (b?.objects ?? 0) });
+  }
+  rows.sort((x, y) => Math.abs(y.bytes) - Math.abs(x.bytes));
+  console.log(`  detail of owners matching ${detailOf} (bytes/pod, objs/pod):`);
+  for (const r of rows.slice(0, 60)) console.log(`  ${(r.bytes / pods).toFixed(1).padStart(8)} ${(r.objects / pods).toFixed(2).padStart(6)}  ${r.what}`);
+}
+
 const kib = (b: number): string => (b / 1024).toFixed(2).padStart(8);
 const mib = (b: number): string => (b / 2 ** 20).toFixed(1);
 
@@ -79,6 +98,7 @@ async function main(): Promise<void> {
   console.log(`heap per pod: boot → ${pods}: ${kib((heapP - heapBoot) / pods)} KiB; ${pods} → ${2 * pods}: ${kib((heap2P - heapP) / pods)} KiB`);
   printDiff(`boot → ${pods} pods`, boot, atP, pods, rows, watch);
   printDiff(`${pods} → ${2 * pods} pods (marginal)`, atP, at2P, pods, rows, watch);
+  if (detailOf) printDetail(atP, at2P, pods);
 }
 
 /** Scales the bench Deployment to `replicas` and runs the clock until it is complete again. */

@@ -247,6 +247,8 @@ export interface OwnerTable {
   /** Object count by owner label. */
   objects: Map<string, number>;
   totalBytes: number;
+  /** For labels matching the detail pattern given to ownerTable: bytes and count by "node type name" (what they are). */
+  detail: Map<string, { bytes: number; objects: number }>;
 }
 
 /**
@@ -255,7 +257,7 @@ export interface OwnerTable {
  * labelled like any other node, so a Kubelet's per-pod PodWorker bytes read "PodWorker.status" while the
  * PodWorker objects' own headers read "Map@Kubelet.workers"-style labels from above.
  */
-export function ownerTable(g: SnapshotGraph, d: Dominators): OwnerTable {
+export function ownerTable(g: SnapshotGraph, d: Dominators, detailOf?: RegExp): OwnerTable {
   const tObject = g.nodeTypes.indexOf('object');
   const tClosure = g.nodeTypes.indexOf('closure');
   const isOwner = (v: number): boolean => {
@@ -288,6 +290,7 @@ export function ownerTable(g: SnapshotGraph, d: Dominators): OwnerTable {
   const bytes = new Map<string, number>();
   const objects = new Map<string, number>();
   let totalBytes = 0;
+  const detail = new Map<string, { bytes: number; objects: number }>();
   for (let i = 0; i < d.order.length; i++) {
     const v = d.order[i];
     let l: string;
@@ -378,8 +381,23 @@ export function ownerTable(g: SnapshotGraph, d: Dominators): OwnerTable {
     bytes.set(l, (bytes.get(l) ?? 0) + g.selfSize[v]);
     objects.set(l, (objects.get(l) ?? 0) + 1);
     totalBytes += g.selfSize[v];
+    if (detailOf?.test(l)) {
+      const name = g.strings[g.nodeName[v]];
+      // An object's shape: its first few property names.
+      const props: string[] = [];
+      if (g.nodeType[v] === tObject) {
+        for (let j = g.firstEdge[v]; j < g.firstEdge[v + 1] && props.length < 5; j++) {
+          if (g.edgeTypes[g.edgeType[j]] === 'property') props.push(g.strings[g.edgeName[j]]);
+        }
+      }
+      const what = `${l} | ${g.nodeTypes[g.nodeType[v]]} ${name.length > 40 ? name.slice(0, 40) + '…' : name}${props.length ? ` {${props.join(',')}}` : ''}`;
+      const row = detail.get(what) ?? { bytes: 0, objects: 0 };
+      row.bytes += g.selfSize[v];
+      row.objects++;
+      detail.set(what, row);
+    }
   }
-  return { bytes, objects, totalBytes };
+  return { bytes, objects, totalBytes, detail };
 }
 
 /** The biggest retainers: nodes with the largest retained size, with their owner chain, for a quick look. */

@@ -207,10 +207,14 @@ export class Indexer<T extends KubeObject = KubeObject> {
     const slot = this.items.get(key);
     const entries = this.entries;
     if (slot === undefined) {
-      const values: StoredValues[] = [];
+      // Made at its final length: an array grown by push reserves room for 16 more values, per object.
+      const values = new Array<StoredValues>(entries.length);
+      // The key is kept as long as the object (here and in every index bucket): one flat string, not the
+      // tree of pieces a concatenation leaves (the namespace, "/", the name).
+      key = flatKey(key);
       for (let e = 0; e < entries.length; e++) {
         const after = entries[e].fn(obj);
-        values.push(compact(after));
+        values[e] = compact(after);
         this.record(entries[e], key, undefined, after);
         for (let i = 0; i < after.length; i++) addTo(entries[e].index, after[i], key);
       }
@@ -315,6 +319,16 @@ interface IndexEntry {
 }
 
 const noValues: readonly string[] = [];
+
+/**
+ * key as a flat string. Concatenation ("ns" + "/" + name) makes a cons string that points at its pieces; V8
+ * flattens a string when it reads it whole (Number() does, and leaves the flat text in place of the tree).
+ */
+function flatKey(key: string): string {
+  // Number() of a cons string flattens it in place; a flat string is returned as it is.
+  Number(key);
+  return key;
+}
 
 function compact(values: readonly string[]): StoredValues {
   return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;

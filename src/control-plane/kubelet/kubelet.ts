@@ -77,6 +77,9 @@ export function kubeletUser(nodeName: string) {
 
 const statusRetryMs = 10_000;
 /** The pod conditions the kubelet sets (isPodStatusByKubeletEqual compares these). */
+/** The environment of a container that declares none; frozen, read only (programs copy it). */
+const noEnv: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 const kubeletOwnedConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
 const registrationRetryMaxMs = 7_000;
 const leaseRetryInitialMs = 200;
@@ -120,13 +123,6 @@ export class Kubelet implements PodWorkerHost {
   private readonly workers = new Map<string, PodWorker>();
   /** The workers by namespace/name (at most one per name: a new uid replaces the old worker). */
   private readonly workersByKey = new Map<string, PodWorker>();
-  /**
-   * The status last written per pod: the very object the worker computed (its lastStatus until it computes a
-   * different one), so remembering it costs nothing and the next status is compared field by field.
-   */
-  private readonly written = new Map<string, PodStatus>();
-  /** The stored status a written status was last shared with (shareWrittenStatus), to do it once per version. */
-  private readonly sharedWith = new WeakMap<PodStatus, PodStatus>();
   private readonly pendingStatus = new Set<string>();
   private readonly pendingDeletes = new Set<string>();
   private retryTimer: TimerHandle | undefined;
@@ -222,7 +218,6 @@ export class Kubelet implements PodWorkerHost {
     for (const w of this.workers.values()) w.stop();
     this.workers.clear();
     this.workersByKey.clear();
-    this.written.clear();
     this.pendingStatus.clear();
     this.pendingDeletes.clear();
     this.runtime.reset();
@@ -489,7 +484,6 @@ export class Kubelet implements PodWorkerHost {
     else w.stop();
     this.workers.delete(uid);
     if (this.workersByKey.get(w.key) === w) this.workersByKey.delete(w.key);
-    this.written.delete(uid);
     this.pendingStatus.delete(uid);
     this.pendingDeletes.delete(uid);
     this.crashBackoff.deletePrefix(`${uid}/`);
@@ -709,7 +703,9 @@ export class Kubelet implements PodWorkerHost {
         env[e.name] = data[ref.key];
       }
     }
-    return { env };
+    // A container without variables (most) shares one frozen empty environment: its program context keeps it.
+    for (const _ in env) return { env };
+    return { env: noEnv };
   }
 
   // ------------------------------------------------------------------ status manager
@@ -717,7 +713,7 @@ export class Kubelet implements PodWorkerHost {
   statusChanged(worker: PodWorker): void {
     if (!this.running || this.workers.get(worker.uid) !== worker) return;
     const status = worker.computeStatus();
-    const written = this.written.get(worker.uid);
+    const written = worker.writtenStatus;
     if (written !== undefined && sameJson(written, status)) return;
     this.writeStatus(worker, status);
   }
@@ -730,13 +726,13 @@ export class Kubelet implements PodWorkerHost {
   private reconcileStatus(worker: PodWorker, pod: Pod): void {
     this.shareWrittenStatus(worker, pod);
     const mine = worker.lastStatus;
-    if (!mine || !this.written.has(worker.uid) || pod.metadata?.deletionTimestamp) return;
+    if (!mine || worker.writtenStatus === undefined || pod.metadata?.deletionTimestamp) return;
     const stored = pod.status?.conditions ?? [];
     const differs =
       pod.status?.phase !== mine.phase ||
       (mine.conditions ?? []).some((c) => kubeletOwnedConditions.has(c.type) && stored.find((s) => s.type === c.type)?.status !== c.status);
     if (!differs) return;
-    this.written.delete(worker.uid);
+    worker.writtenStatus = undefined;
     this.statusChanged(worker);
   }
 
@@ -747,13 +743,13 @@ export class Kubelet implements PodWorkerHost {
    * conditions' `lastProbeTime: null`.)
    */
   private shareWrittenStatus(worker: PodWorker, pod: Pod): void {
-    const written = this.written.get(worker.uid);
+    const written = worker.writtenStatus;
     const stored = pod.status;
-    if (!written || !stored || worker.lastStatus !== written || this.sharedWith.get(written) === stored) return;
+    if (!written || !stored || worker.lastStatus !== written || worker.writtenSharedWith === stored) return;
     const shared = shareWith(written, stored);
-    this.sharedWith.set(shared, stored);
     worker.lastStatus = shared;
-    this.written.set(worker.uid, shared);
+    worker.writtenStatus = shared;
+    worker.writtenSharedWith = stored;
   }
 
   private writeStatus(worker: PodWorker, status: PodStatus): void {
@@ -766,7 +762,8 @@ export class Kubelet implements PodWorkerHost {
       const body: Pod = { ...source, status };
       try {
         this.client.pods.updateStatus(body as Pod & KubeObject);
-        this.written.set(worker.uid, status);
+        worker.writtenStatus = status;
+        worker.writtenSharedWith = undefined;
         this.pendingStatus.delete(worker.uid);
         this.trace({ event: 'kubelet.pod.status', pod: worker.key, phase: status.phase });
         return;
@@ -835,7 +832,7 @@ export class Kubelet implements PodWorkerHost {
         this.pendingStatus.delete(uid);
         continue;
       }
-      this.written.delete(uid);
+      w.writtenStatus = undefined;
       this.statusChanged(w);
     }
     for (const uid of [...this.pendingDeletes]) {

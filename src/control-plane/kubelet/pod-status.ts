@@ -196,7 +196,9 @@ export function mergeConditions(existing: readonly PodCondition[], generated: re
     out.push(internCondition(g, old && old.status === g.status ? (old.lastTransitionTime ?? now) : now));
   }
   for (const e of existing) if (!kubeletOwned.includes(e.type)) out.push(e);
-  return out;
+  // At its exact length: the kubelet keeps the status it last wrote for every pod, and a list grown by push
+  // holds room for 16 more conditions.
+  return out.slice();
 }
 
 /**

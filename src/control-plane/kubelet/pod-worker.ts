@@ -75,6 +75,28 @@ interface Instance {
   counts?: Partial<Record<ProbeType, { success: number; failure: number }>>;
 }
 
+/** The probe timers of an instance without probes (most have none): one shared empty list, replaced at the first. */
+const noProbeTimers = Object.freeze([]) as unknown as TimerHandle[];
+
+type ResolvedImage = NonNullable<ContainerRecord['image']>;
+
+/**
+ * The resolved image of a container, shared by every container of the same image reference and id: each pod of a
+ * Deployment would otherwise hold its own copy of the same three fields. Frozen (a record is replaced, never changed).
+ */
+const resolvedImages = new WeakMap<ImageReference, ResolvedImage[]>();
+
+function resolvedImage(normalized: string, imageID: string, ref: ImageReference): ResolvedImage {
+  let list = resolvedImages.get(ref);
+  if (!list) resolvedImages.set(ref, (list = []));
+  for (const r of list) if (r.normalized === normalized && r.imageID === imageID) return r;
+  const r: ResolvedImage = Object.freeze({ normalized, imageID, ref });
+  // A few ids per reference at most (a re-pulled tag may resolve to a new digest): keep the latest few.
+  if (list.length >= 4) list.shift();
+  list.push(r);
+  return r;
+}
+
 interface ContainerRecord {
   spec: Container;
   kind: ContainerKind;
@@ -217,6 +239,14 @@ export class PodWorker {
   private attachWakeAt = 0;
   /** The status last computed, for the status manager. */
   lastStatus: PodStatus | undefined;
+  /**
+   * The status manager's: the status last written for this pod — the very object the worker computed (its
+   * lastStatus until it computes a different one), so remembering it costs nothing and the next status is
+   * compared field by field. Kept here, not in a map of the kubelet's by uid: the worker is per pod already.
+   */
+  writtenStatus: PodStatus | undefined;
+  /** The stored status writtenStatus was last shared with (the kubelet's shareWrittenStatus), to do it once per version. */
+  writtenSharedWith: PodStatus | undefined;
 
   constructor(
     private readonly host: PodWorkerHost,
@@ -531,7 +561,7 @@ export class PodWorker {
     if (!shouldPull) {
       if (present) {
         this.host.event(this.pod as KubeObject, 'Normal', 'Pulled', `Container image ${JSON.stringify(image)} already present on machine`, rec.fieldPath);
-        rec.image = { normalized: present.normalized, imageID: present.imageID, ref };
+        rec.image = resolvedImage(present.normalized, present.imageID, ref);
         return true;
       }
       const msg = `Container image ${JSON.stringify(image)} is not present with pull policy of Never`;
@@ -570,7 +600,7 @@ export class PodWorker {
         `Successfully pulled image ${JSON.stringify(image)} in ${formatGoDuration(result.pullMs)} (${formatGoDuration(result.totalMs)} including waiting). Image size: ${result.outcome.sizeBytes} bytes.`,
         rec.fieldPath,
       );
-      rec.image = { normalized: ref.normalized, imageID: result.outcome.imageID, ref };
+      rec.image = resolvedImage(ref.normalized, result.outcome.imageID, ref);
       rec.lastPullError = undefined;
       this.host.trace({ event: 'kubelet.image.pulled', pod: this.key, container: rec.spec.name, image: ref.normalized, ms: result.pullMs });
     } else {
@@ -640,7 +670,7 @@ export class PodWorker {
       run,
       ctx,
       killing: false,
-      probeTimers: [],
+      probeTimers: noProbeTimers,
       started: !rec.spec.startupProbe,
       ready: false,
     };
@@ -731,7 +761,7 @@ export class PodWorker {
 
   private clearInstanceTimers(inst: Instance): void {
     for (const t of inst.probeTimers) this.host.clock.clearTimer(t);
-    inst.probeTimers = [];
+    inst.probeTimers = noProbeTimers;
     if (inst.exitTimer) this.host.clock.clearTimer(inst.exitTimer);
     inst.exitTimer = undefined;
     if (inst.pollTimer) this.host.clock.clearTimer(inst.pollTimer);
@@ -773,6 +803,7 @@ export class PodWorker {
       // a steady-state probe is a heartbeat that does not keep the cluster busy.
       background: type === ProbeType.Liveness || (type === ProbeType.Readiness && inst.ready) || (type === ProbeType.Startup && inst.started),
     });
+    if (inst.probeTimers === noProbeTimers) inst.probeTimers = [];
     inst.probeTimers.push(handle);
   }
 
@@ -834,7 +865,7 @@ export class PodWorker {
     inst.killing = true;
     inst.ready = false;
     for (const t of inst.probeTimers) this.host.clock.clearTimer(t);
-    inst.probeTimers = [];
+    inst.probeTimers = noProbeTimers;
     const name = rec.spec.name;
     const message =
       why === 'liveness'

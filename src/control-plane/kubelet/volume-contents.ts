@@ -103,7 +103,7 @@ function downwardFiles(pod: Pod, items: readonly DownwardAPIVolumeFile[] | undef
       const c = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].find((x) => x.name === it.resourceFieldRef!.containerName);
       value = containerResourceValue(it.resourceFieldRef, c, allocatable);
     }
-    if (value !== undefined) out.set(it.path, { content: value, mode: it.mode ?? defaultMode });
+    if (value !== undefined) out.set(it.path, volumeFile(value, it.mode ?? defaultMode));
   }
 }
 
@@ -199,10 +199,33 @@ class TokenFile implements VolumeFile {
 
 function keyedFiles(data: Record<string, string>, items: readonly KeyToPath[] | undefined, defaultMode: number, out: Map<string, VolumeFile>): void {
   if (items?.length) {
-    for (const it of items) if (it.key in data) out.set(it.path, { content: data[it.key], mode: it.mode ?? defaultMode });
+    for (const it of items) if (it.key in data) out.set(it.path, volumeFile(data[it.key], it.mode ?? defaultMode));
   } else {
-    for (const [k, v] of Object.entries(data)) out.set(k, { content: v, mode: defaultMode });
+    for (const [k, v] of Object.entries(data)) out.set(k, volumeFile(v, defaultMode));
   }
+}
+
+/**
+ * Written files by content and mode, shared: every pod's service account volume holds the same ca.crt and
+ * namespace files, and a kubelet keeps each pod's. Frozen; a cache, emptied when it holds too many.
+ */
+const volumeFiles = new Map<string, VolumeFile[]>();
+const maxVolumeFiles = 1024;
+/** Only small files are remembered: the cache must not keep a big ConfigMap's text alive after its pods. */
+const maxSharedContent = 4096;
+
+function volumeFile(content: string, mode: number): VolumeFile {
+  if (content.length > maxSharedContent) return { content, mode };
+  let list = volumeFiles.get(content);
+  if (list) {
+    for (const f of list) if (f.mode === mode) return f;
+  } else {
+    if (volumeFiles.size >= maxVolumeFiles) volumeFiles.clear();
+    volumeFiles.set(content, (list = []));
+  }
+  const f: VolumeFile = Object.freeze({ content, mode });
+  list.push(f);
+  return f;
 }
 
 /** The objects a volume reads (for deciding whether a sync could have seen their latest change). */

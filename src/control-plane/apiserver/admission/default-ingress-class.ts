@@ -11,7 +11,7 @@ export const IsDefaultIngressClassAnnotation = 'ingressclass.kubernetes.io/is-de
 /** The deprecated annotation that names a class instead of spec.ingressClassName. */
 export const IngressClassAnnotation = 'kubernetes.io/ingress.class';
 
-const ingressClassesGR = { group: 'networking.k8s.io', resource: 'ingressclasses' };
+const ingressClassesGR = Object.freeze({ group: 'networking.k8s.io', resource: 'ingressclasses' });
 
 /** The default IngressClass: among those annotated default, the newest, then the first by name. */
 export function getDefaultIngressClass(classes: readonly KubeObject[]): KubeObject | undefined {

@@ -11,7 +11,7 @@ export const IsDefaultStorageClassAnnotation = 'storageclass.kubernetes.io/is-de
 export const BetaIsDefaultStorageClassAnnotation = 'storageclass.beta.kubernetes.io/is-default-class';
 export const BetaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
 
-const storageClassesGR = { group: 'storage.k8s.io', resource: 'storageclasses' };
+const storageClassesGR = Object.freeze({ group: 'storage.k8s.io', resource: 'storageclasses' });
 
 export function isDefaultStorageClass(sc: KubeObject): boolean {
   const a = sc.metadata.annotations ?? {};

@@ -21,7 +21,7 @@ export const LimitRangerAnnotation = 'kubernetes.io/limit-ranger';
 
 export const LimitType = { Pod: 'Pod', Container: 'Container', PersistentVolumeClaim: 'PersistentVolumeClaim' } as const;
 
-const limitRangesGR = { group: '', resource: 'limitranges' };
+const limitRangesGR = Object.freeze({ group: '', resource: 'limitranges' });
 
 interface LimitRangeItem {
   type: string;

@@ -10,7 +10,7 @@ export const NamespaceLifecyclePluginName = 'NamespaceLifecycle';
 /** default, kube-system and kube-public: the API server refuses to delete them. */
 export const immortalNamespaces: readonly string[] = ['default', 'kube-system', 'kube-public'];
 
-const namespacesGR = { group: '', resource: 'namespaces' };
+const namespacesGR = Object.freeze({ group: '', resource: 'namespaces' });
 
 /** Access reviews must not reveal whether a namespace exists. */
 const accessReviewResources = new Set(['authorization.k8s.io/localsubjectaccessreviews']);

@@ -15,7 +15,7 @@ import { admissionForbidden } from './errors';
 
 export const PriorityPluginName = 'Priority';
 
-const priorityClassesGR = { group: 'scheduling.k8s.io', resource: 'priorityclasses' };
+const priorityClassesGR = Object.freeze({ group: 'scheduling.k8s.io', resource: 'priorityclasses' });
 
 /** DefaultPriorityWhenNoDefaultClassExists. */
 export const DefaultPriorityWhenNoDefaultClassExists = 0;

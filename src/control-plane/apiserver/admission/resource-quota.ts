@@ -30,7 +30,7 @@ import {
 
 export const ResourceQuotaPluginName = 'ResourceQuota';
 
-const resourceQuotasGR = { group: '', resource: 'resourcequotas' };
+const resourceQuotasGR = Object.freeze({ group: '', resource: 'resourcequotas' });
 
 interface QuotaSpec {
   hard?: Record<string, unknown>;

@@ -26,7 +26,7 @@ export const WarnOnlyBoundTokenExpirationSeconds = 3607;
 /** utilrand's alphabet: no vowels (no words), no 0/1/3 (look like letters). */
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
-const serviceAccountsGR = { group: '', resource: 'serviceaccounts' };
+const serviceAccountsGR = Object.freeze({ group: '', resource: 'serviceaccounts' });
 
 interface Container {
   name: string;

@@ -288,6 +288,12 @@ class StructCodec implements Codec {
   readonly accepts = 'object';
   /** Filled after construction, so recursive definitions (JSONSchemaProps) resolve to this same codec. */
   fields = new Map<string, Codec>();
+  /**
+   * Whether no field name is a member of Object.prototype ("constructor", "__proto__"…): then a plain assignment
+   * makes each decoded field an own data property and setFresh's check is not needed. Known at first decode
+   * (fields are filled after construction).
+   */
+  private plainFieldNames: boolean | undefined;
   constructor(
     readonly goName: string,
     readonly goType: string,
@@ -300,6 +306,7 @@ class StructCodec implements Codec {
     const keys = repeated ?? Object.keys(value);
     const seen = repeated ? new Set<string>() : undefined;
     const outerStruct = st.struct;
+    const plainNames = (this.plainFieldNames ??= [...this.fields.keys()].every((k) => !(k in Object.prototype)));
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       const raw = value[key];
@@ -335,8 +342,12 @@ class StructCodec implements Codec {
       st.struct = outerStruct;
       st.fields.pop();
       st.segs.pop();
-      // Each key is set once (repeats are skipped above), so the fresh-object form of setOwn holds.
-      if (v !== DROP) setFresh(out, key, v);
+      // Each key is set once (repeats are skipped above), so the fresh-object form of setOwn holds; key is a field
+      // name (unknown keys were skipped), so with plain field names an assignment is that form.
+      if (v !== DROP) {
+        if (plainNames) out[key] = v;
+        else setFresh(out, key, v);
+      }
     }
     return out;
   }

@@ -55,36 +55,57 @@ export function admissionContext(ctx: ResourceContext, sideWrites: SideWrite[]):
   return new WriteAdmissionContext(ctx, sideWrites);
 }
 
+/** The plugins of a chain that handle one operation, and the stage's pass message naming them. */
+interface ChainPlan<P> {
+  /** The chain's length when planned: a chain changed in place is planned again. */
+  size: number;
+  plugins: P[];
+  message: string;
+}
+
+/**
+ * Plans by chain and operation: which plugins handle an operation depends on the operation alone (handles(op)),
+ * so each request need not ask every plugin nor join their names again for the trace.
+ */
+const plans = new WeakMap<readonly unknown[], Map<AdmissionOperation, ChainPlan<unknown>>>();
+
+function chainPlan<P extends { name: string; handles(op: AdmissionOperation): boolean }>(chain: readonly P[], op: AdmissionOperation): ChainPlan<P> {
+  let byOp = plans.get(chain);
+  if (!byOp) plans.set(chain, (byOp = new Map()));
+  const known = byOp.get(op) as ChainPlan<P> | undefined;
+  if (known && known.size === chain.length) return known;
+  const plugins = chain.filter((p) => p.handles(op));
+  const plan: ChainPlan<P> = {
+    size: chain.length,
+    plugins,
+    message: plugins.length > 0 ? `plugins: ${plugins.map((p) => p.name).join(', ')}` : 'no plugins',
+  };
+  byOp.set(op, plan);
+  return plan;
+}
+
 export function mutatingAdmissionStage(ctx: ResourceContext, attrs: AdmissionAttributes, sideWrites: SideWrite[]): void {
-  let ran = '';
-  let count = 0;
+  const plan = chainPlan(ctx.server.mutatingPlugins, attrs.operation);
   try {
     const actx = admissionContext(ctx, sideWrites);
-    for (const plugin of ctx.server.mutatingPlugins) {
-      if (!plugin.handles(attrs.operation)) continue;
-      ran = count++ === 0 ? plugin.name : `${ran}, ${plugin.name}`;
-      plugin.admit(attrs, actx);
-    }
+    const plugins = plan.plugins;
+    for (let i = 0; i < plugins.length; i++) plugins[i]!.admit(attrs, actx);
   } catch (err) {
     throw refuseStage(ctx, Stage.MutatingAdmission, err);
   }
-  passStage(ctx, Stage.MutatingAdmission, count > 0 ? `plugins: ${ran}` : 'no plugins');
+  passStage(ctx, Stage.MutatingAdmission, plan.message);
 }
 
 export function validatingAdmissionStage(ctx: ResourceContext, attrs: AdmissionAttributes, sideWrites: SideWrite[]): void {
-  let ran = '';
-  let count = 0;
+  const plan = chainPlan(ctx.server.validatingPlugins, attrs.operation);
   try {
     const actx = admissionContext(ctx, sideWrites);
-    for (const plugin of ctx.server.validatingPlugins) {
-      if (!plugin.handles(attrs.operation)) continue;
-      ran = count++ === 0 ? plugin.name : `${ran}, ${plugin.name}`;
-      plugin.validate(attrs, actx);
-    }
+    const plugins = plan.plugins;
+    for (let i = 0; i < plugins.length; i++) plugins[i]!.validate(attrs, actx);
   } catch (err) {
     throw refuseStage(ctx, Stage.ValidatingAdmission, err);
   }
-  passStage(ctx, Stage.ValidatingAdmission, count > 0 ? `plugins: ${ran}` : 'no plugins');
+  passStage(ctx, Stage.ValidatingAdmission, plan.message);
 }
 
 /** DELETE admission, run against the stored object before anything changes (AdmissionToValidateObjectDeleteFunc). */

@@ -182,6 +182,9 @@ function internMessage(clock: Clock, message: string): string {
   if (!interned) messageInterns.set(clock, (interned = new Map()));
   const known = interned.get(message);
   if (known !== undefined) return known;
+  // Kept flat: a message built by concatenation is a tree of its pieces (text, object name, node name, …), which
+  // the stored Event and the recorder's cache would hold. Number() reads it whole, which flattens it in place.
+  Number(message);
   if (interned.size >= maxInternedMessages) interned.clear();
   interned.set(message, message);
   return message;

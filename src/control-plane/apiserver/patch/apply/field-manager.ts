@@ -139,20 +139,23 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
     // An unchanged set keeps its document: re-encoding it would give the same keys in the same order. A new
     // document is shared with the equal one this manager wrote last, when there is one.
     const fieldsV1 = m.fieldsV1 ?? (interner ? internedDocument(interner, id, m.set.toFieldsV1()) : m.set.toFieldsV1());
-    const e: ManagedFieldsEntry = {
-      manager: m.manager,
-      operation: m.operation,
-      apiVersion: m.apiVersion,
-      time: m.time,
-      fieldsType: 'FieldsV1',
-      fieldsV1,
-    };
-    if (m.time === undefined) delete e.time;
-    if (m.subresource) e.subresource = m.subresource;
+    // One literal per shape: a property added to a literal afterwards goes to a separate property array (per
+    // entry: a status writer's entry is its own, as its document differs per pod), and deleting one makes the
+    // entry a dictionary.
+    const e: ManagedFieldsEntry =
+      m.time === undefined
+        ? m.subresource
+          ? { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, fieldsType: 'FieldsV1', fieldsV1, subresource: m.subresource }
+          : { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, fieldsType: 'FieldsV1', fieldsV1 }
+        : m.subresource
+          ? { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, time: m.time, fieldsType: 'FieldsV1', fieldsV1, subresource: m.subresource }
+          : { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, time: m.time, fieldsType: 'FieldsV1', fieldsV1 };
     entries.push(interner && Object.isFrozen(fieldsV1) ? interner.entry(id, e) : e);
   }
   const seconds = (t?: string): number => (t ? Date.parse(t) / 1000 : 0);
-  return entries.sort(
+  // A copy at its exact length: the list is stored with the object, and one grown by push keeps room for 16
+  // more entries per object.
+  return entries.slice().sort(
     (p, q) =>
       cmp(p.operation, q.operation) ||
       seconds(p.time) - seconds(q.time) ||
