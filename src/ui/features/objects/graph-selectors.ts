@@ -7,7 +7,8 @@ import type { AppState } from '../../state/store';
 import type { PodChipState } from '../nodes/node-model';
 import { podChipState } from '../nodes/node-model';
 import type { GraphInput, ObjectGraph } from './object-graph';
-import { AllNamespaces, GraphNodeType, buildObjectGraph, graphSignature, leafGroupId, rootCAConfigMapName } from './object-graph';
+import { AllNamespaces, GraphNodeType, buildObjectGraph, forEachPodLink, graphSignature, leafGroupId, rootCAConfigMapName } from './object-graph';
+import { sameJson } from '../../../shared/lib/same-json';
 
 /** The resources (store keys) whose objects the graph can show. */
 export const graphResourceKeys: readonly string[] = [
@@ -43,22 +44,28 @@ export function graphStructureOf(obj: KubeObject): string {
   return s;
 }
 
+/**
+ * Whether next is the map that directly succeeded prev (one store update apart): then only next.change.touched
+ * can differ between them.
+ */
+function succeeds(next: ResourceObjects, prev: ResourceObjects): boolean {
+  const change = next.change;
+  return !!change && !!prev.change && change.baseGeneration !== 0 && change.baseGeneration === prev.change.generation;
+}
+
+/** Whether key holds the same version in both maps, or one with the same graph structure. */
+function sameAt(key: string, next: ResourceObjects, prev: ResourceObjects): boolean {
+  const obj = next.objects.get(key);
+  const before = prev.objects.get(key);
+  return obj === before || (!!obj && !!before && graphStructureOf(before) === graphStructureOf(obj));
+}
+
 /** Same keys, and every object either the same version or one with the same graph structure. */
 function sameStructure(next: ResourceObjects | undefined, prev: ResourceObjects | undefined): boolean {
   if (next === prev) return true;
   if (!next || !prev) return false;
   if (next.objects === prev.objects) return true;
-  // The map that directly succeeded the one last seen: only the keys its update touched can differ.
-  const change = next.change;
-  if (change && prev.change && change.baseGeneration === prev.change.generation && change.baseGeneration !== 0) {
-    for (const key of change.touched) {
-      const obj = next.objects.get(key);
-      const before = prev.objects.get(key);
-      if (obj === before) continue;
-      if (!obj || !before || graphStructureOf(before) !== graphStructureOf(obj)) return false;
-    }
-    return true;
-  }
+  if (succeeds(next, prev)) return [...next.change!.touched].every((key) => sameAt(key, next, prev));
   if (next.objects.size !== prev.objects.size) return false;
   for (const [key, obj] of next.objects) {
     const before = prev.objects.get(key);
@@ -78,14 +85,12 @@ function sameStructure(next: ResourceObjects | undefined, prev: ResourceObjects 
  */
 function podsKeepGraph(next: ResourceObjects | undefined, prev: ResourceObjects | undefined, graph: ObjectGraph, s: AppState): boolean {
   if (!next || !prev || next.objects === prev.objects) return next === prev || next?.objects === prev?.objects;
-  const change = next.change;
-  if (!change || !prev.change || change.baseGeneration === 0 || change.baseGeneration !== prev.change.generation) return sameStructure(next, prev);
+  if (!succeeds(next, prev)) return sameStructure(next, prev);
   let groups: GraphGroups | undefined;
-  for (const key of change.touched) {
+  for (const key of next.change!.touched) {
+    if (sameAt(key, next, prev)) continue;
     const pod = next.objects.get(key);
     const before = prev.objects.get(key);
-    if (pod === before) continue;
-    if (pod && before && graphStructureOf(before) === graphStructureOf(pod)) continue;
     if (!pod) return false;
     groups ??= groupsOf(graph);
     if (!podKeepsGraph(pod, before, groups, s)) return false;
@@ -123,7 +128,7 @@ function podKeepsGraph(pod: KubeObject, before: KubeObject | undefined, groups: 
     if (before.metadata.uid !== pod.metadata.uid) return false; // another incarnation under the same name
     const was = before.metadata.ownerReferences ?? [];
     if (was.length !== 1 || was[0].uid !== refs[0].uid || was[0].controller !== refs[0].controller) return false;
-    if (JSON.stringify(before.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {})) return false;
+    if (!sameJson(before.metadata.labels ?? {}, pod.metadata.labels ?? {})) return false;
     for (const target of podLinkTargets(before)) if (!links.includes(target)) return false;
   }
   for (const target of links) {
@@ -154,14 +159,12 @@ function podKeepsGraph(pod: KubeObject, before: KubeObject | undefined, groups: 
  */
 function withLeavesAdded(resourceKey: string, next: ResourceObjects | undefined, prev: ResourceObjects | undefined, graph: ObjectGraph, s: AppState, namespace: string): ObjectGraph | undefined {
   if (next?.objects === prev?.objects) return graph;
-  const change = next?.change;
-  if (!next || !prev || !change || !prev.change || change.baseGeneration === 0 || change.baseGeneration !== prev.change.generation) return sameStructure(next, prev) ? graph : undefined;
+  if (!next || !prev || !succeeds(next, prev)) return sameStructure(next, prev) ? graph : undefined;
   let added: Map<string, number> | undefined;
-  for (const key of change.touched) {
+  for (const key of next.change!.touched) {
+    if (sameAt(key, next, prev)) continue;
     const obj = next.objects.get(key);
     const before = prev.objects.get(key);
-    if (obj === before) continue;
-    if (obj && before && graphStructureOf(before) === graphStructureOf(obj)) continue;
     if (!obj || before || obj.metadata.ownerReferences?.length) return undefined;
     if (obj.kind === 'ConfigMap' && obj.metadata.name === rootCAConfigMapName) continue; // never drawn
     const ns = obj.metadata.namespace ?? '';
@@ -196,53 +199,27 @@ function podTargetsOf(s: AppState): Set<string> {
   return targets;
 }
 
-interface PodLinkSpec {
-  nodeName?: string;
-  volumes?: { configMap?: { name?: string }; secret?: { secretName?: string }; persistentVolumeClaim?: { claimName?: string }; projected?: { sources?: { configMap?: { name?: string }; secret?: { name?: string } }[] } }[];
-  containers?: PodLinkContainer[];
-  initContainers?: PodLinkContainer[];
-  ephemeralContainers?: PodLinkContainer[];
-  imagePullSecrets?: { name?: string }[];
-}
-interface PodLinkContainer {
-  env?: { valueFrom?: { configMapKeyRef?: { name?: string }; secretKeyRef?: { name?: string } } }[];
-  envFrom?: { configMapRef?: { name?: string }; secretRef?: { name?: string } }[];
-}
+/** The store key of each kind a pod links to. */
+const podLinkResource: Readonly<Record<string, string>> = {
+  Node: '/nodes',
+  PersistentVolumeClaim: '/persistentvolumeclaims',
+  ConfigMap: '/configmaps',
+  Secret: '/secrets',
+};
 
 const linkTargetsCache = new WeakMap<KubeObject, string[]>();
-/** The graph ids a pod links to as buildObjectGraph reads them (its Node, what it mounts, reads or pulls with). */
+/** The graph ids a pod links to (forEachPodLink, as buildObjectGraph reads them), once per pod version. */
 function podLinkTargets(pod: KubeObject): string[] {
   let targets = linkTargetsCache.get(pod);
   if (targets) return targets;
-  targets = [];
+  const found: string[] = [];
   const ns = pod.metadata.namespace ?? '';
-  const spec = (pod as { spec?: PodLinkSpec }).spec ?? {};
-  const add = (resource: string, name: string | undefined) => {
-    if (!name) return;
-    const id = resource === '/nodes' ? `${resource}|${name}` : `${resource}|${ns}/${name}`;
-    if (!targets!.includes(id)) targets!.push(id);
-  };
-  add('/nodes', spec.nodeName);
-  for (const v of spec.volumes ?? []) {
-    add('/persistentvolumeclaims', v.persistentVolumeClaim?.claimName);
-    add('/configmaps', v.configMap?.name);
-    add('/secrets', v.secret?.secretName);
-    for (const p of v.projected?.sources ?? []) {
-      add('/configmaps', p.configMap?.name);
-      add('/secrets', p.secret?.name);
-    }
-  }
-  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]) {
-    for (const e of c.envFrom ?? []) {
-      add('/configmaps', e.configMapRef?.name);
-      add('/secrets', e.secretRef?.name);
-    }
-    for (const e of c.env ?? []) {
-      add('/configmaps', e.valueFrom?.configMapKeyRef?.name);
-      add('/secrets', e.valueFrom?.secretKeyRef?.name);
-    }
-  }
-  for (const p of spec.imagePullSecrets ?? []) add('/secrets', p.name);
+  forEachPodLink(pod, (kind, name) => {
+    const resource = podLinkResource[kind];
+    const id = kind === 'Node' ? `${resource}|${name}` : `${resource}|${ns}/${name}`;
+    if (!found.includes(id)) found.push(id);
+  });
+  targets = found;
   linkTargetsCache.set(pod, targets);
   return targets;
 }
@@ -337,7 +314,7 @@ function countsText(byState: ReadonlyMap<PodChipState, number> | undefined): str
     .join(',');
 }
 
-/** Moves one pod's contribution (by key) to what `pod` (undefined: gone) adds; returns the owners touched. */
+/** Moves one pod's contribution (by key) to what `pod` (undefined: gone) adds; adds the owners touched to `owners`. */
 function recount(key: string, pod: KubeObject | undefined, owners: Set<string>): void {
   const before = podContribution.get(key);
   const after = pod && podContributionOf(pod);
@@ -368,11 +345,9 @@ function recount(key: string, pod: KubeObject | undefined, owners: Set<string>):
 export function selectPodCountsOfOwner(s: AppState, ownerUid: string): string {
   const view = s.resources['/pods'];
   if (view !== lastPods) {
-    const change = view?.change;
-    const successor = view && lastPods && change && lastPods.change && change.baseGeneration !== 0 && change.baseGeneration === lastPods.change.generation;
-    if (successor) {
+    if (view && lastPods && succeeds(view, lastPods)) {
       const owners = new Set<string>();
-      for (const key of change.touched) recount(key, view.objects.get(key), owners);
+      for (const key of view.change!.touched) recount(key, view.objects.get(key), owners);
       if (owners.size > 0) {
         lastCounts = new Map(lastCounts);
         for (const uid of owners) {

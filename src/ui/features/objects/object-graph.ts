@@ -133,6 +133,38 @@ interface PodSpecLike {
   imagePullSecrets?: { name?: string }[];
 }
 
+/**
+ * Every object a pod links to, as the graph draws it: its Node, what it mounts, what its containers read and
+ * the Secrets it pulls with (names may repeat; an unset name is skipped).
+ */
+export function forEachPodLink(pod: KubeObject, visit: (kind: string, name: string, edge: EdgeKind) => void): void {
+  const spec = (pod as { spec?: PodSpecLike }).spec ?? {};
+  const uses = (kind: string, name: string | undefined, edge: EdgeKind = EdgeKind.Uses) => {
+    if (name) visit(kind, name, edge);
+  };
+  uses('Node', spec.nodeName, EdgeKind.RunsOn);
+  for (const v of spec.volumes ?? []) {
+    uses('PersistentVolumeClaim', v.persistentVolumeClaim?.claimName, EdgeKind.Mounts);
+    uses('ConfigMap', v.configMap?.name, EdgeKind.Mounts);
+    uses('Secret', v.secret?.secretName, EdgeKind.Mounts);
+    for (const p of v.projected?.sources ?? []) {
+      uses('ConfigMap', p.configMap?.name, EdgeKind.Mounts);
+      uses('Secret', p.secret?.name, EdgeKind.Mounts);
+    }
+  }
+  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]) {
+    for (const e of c.envFrom ?? []) {
+      uses('ConfigMap', e.configMapRef?.name);
+      uses('Secret', e.secretRef?.name);
+    }
+    for (const e of c.env ?? []) {
+      uses('ConfigMap', e.valueFrom?.configMapKeyRef?.name);
+      uses('Secret', e.valueFrom?.secretKeyRef?.name);
+    }
+  }
+  for (const ps of spec.imagePullSecrets ?? []) uses('Secret', ps.name);
+}
+
 /** The graph of one namespace's (or every namespace's) workload objects, with the cluster's Nodes and volumes. */
 export function buildObjectGraph(inputs: readonly GraphInput[], namespace: string, options: BuildOptions = {}): ObjectGraph {
   const all = namespace === AllNamespaces;
@@ -231,31 +263,9 @@ export function buildObjectGraph(inputs: readonly GraphInput[], namespace: strin
       }
     }
     if (obj.kind === 'Pod') {
-      const spec = (obj as { spec?: PodSpecLike }).spec ?? {};
-      const uses = (kind: string, name: string | undefined, edge: EdgeKind = EdgeKind.Uses) => {
-        if (name) link(self, byRef.get(refKey(kind, ns, name)), edge);
-      };
-      if (spec.nodeName) link(self, byRef.get(refKey('Node', undefined, spec.nodeName)), EdgeKind.RunsOn);
-      for (const v of spec.volumes ?? []) {
-        uses('PersistentVolumeClaim', v.persistentVolumeClaim?.claimName, EdgeKind.Mounts);
-        uses('ConfigMap', v.configMap?.name, EdgeKind.Mounts);
-        uses('Secret', v.secret?.secretName, EdgeKind.Mounts);
-        for (const p of v.projected?.sources ?? []) {
-          uses('ConfigMap', p.configMap?.name, EdgeKind.Mounts);
-          uses('Secret', p.secret?.name, EdgeKind.Mounts);
-        }
-      }
-      for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]) {
-        for (const e of c.envFrom ?? []) {
-          uses('ConfigMap', e.configMapRef?.name);
-          uses('Secret', e.secretRef?.name);
-        }
-        for (const e of c.env ?? []) {
-          uses('ConfigMap', e.valueFrom?.configMapKeyRef?.name);
-          uses('Secret', e.valueFrom?.secretKeyRef?.name);
-        }
-      }
-      for (const s of spec.imagePullSecrets ?? []) uses('Secret', s.name);
+      forEachPodLink(obj, (kind, name, edge) => {
+        link(self, byRef.get(refKey(kind, kind === 'Node' ? undefined : ns, name)), edge);
+      });
     }
     if (obj.kind === 'PersistentVolumeClaim') {
       const volumeName = (obj as { spec?: { volumeName?: string } }).spec?.volumeName;
