@@ -29,6 +29,32 @@ describe('TraceBus', () => {
     expect(bus.get(6)).toBeUndefined();
   });
 
+  it("delivers the API server's stage and response events but keeps them out of the ring", () => {
+    const bus = new TraceBus({ clock: new VirtualClock(), capacity: 3 });
+    const seen: number[] = [];
+    bus.subscribe((e) => seen.push(e.seq));
+    const request = bus.emit({ kind: TraceKind.ApiRequest, component: 'apiserver', requestId: 'r1', data: {} });
+    bus.emit({ kind: TraceKind.ApiStage, component: 'apiserver', requestId: 'r1', cause: request, data: { stage: 'authentication', decision: 'pass' } });
+    const commit = bus.emit({ kind: TraceKind.StoreCommit, component: 'etcd', cause: request, data: {} });
+    bus.emit({ kind: TraceKind.ApiResponse, component: 'apiserver', requestId: 'r1', cause: request, data: { code: 201 } });
+    const later = bus.emit(ev('later'));
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(bus.recent().map((e) => e.seq)).toEqual([request, commit, later]);
+    expect(bus.get(2)).toBeUndefined();
+    expect(bus.get(commit)?.kind).toBe(TraceKind.StoreCommit);
+    expect(bus.causeChain(commit).map((e) => e.seq)).toEqual([commit, request]);
+    // The ring holds 3: one more buffered event pushes the request out, whatever the gaps in seq.
+    bus.emit(ev('newest'));
+    expect(bus.get(request)).toBeUndefined();
+    expect(bus.recent().map((e) => e.component)).toEqual(['etcd', 'later', 'newest']);
+  });
+
+  it('buffers every kind when told no kind is unbuffered', () => {
+    const bus = new TraceBus({ clock: new VirtualClock(), unbufferedKinds: [] });
+    bus.emit({ kind: TraceKind.ApiStage, component: 'apiserver', data: {} });
+    expect(bus.recent()).toHaveLength(1);
+  });
+
   it('fills the cause from the innermost causeScope, unless the event names one', () => {
     const bus = new TraceBus({ clock: new VirtualClock() });
     const root = bus.emit(ev('watch'));

@@ -2,7 +2,7 @@
 // Events get a monotonic seq, the simulated time, and — when emitted while another event is being handled —
 // that event's seq as their cause, so a chain watch delivery → reconcile → API request can be followed back.
 import type { Clock } from '../sim/clock';
-import type { TraceEvent, TraceSink } from '../../shared/protocol/trace';
+import { TraceKind, type TraceEvent, type TraceSink } from '../../shared/protocol/trace';
 
 /** A TraceSink that also knows which event is being handled right now. */
 export interface CausalTraceSink extends TraceSink {
@@ -43,7 +43,15 @@ export interface TraceBusOptions {
   clock: Clock;
   /** Ring buffer size: how many recent events recent() can return. Default 10 000. */
   capacity?: number;
+  /**
+   * Kinds delivered to subscribers but not kept in the ring. Default: the API server's stage and response events,
+   * which are leaves (nothing names them as its cause) and half of all events, so the ring reaches twice as far
+   * back for "why does this exist?", and they die young instead of aging in the ring (cheaper garbage collection).
+   */
+  unbufferedKinds?: readonly TraceKind[];
 }
+
+const defaultUnbufferedKinds: readonly TraceKind[] = [TraceKind.ApiStage, TraceKind.ApiResponse];
 
 export class TraceBus implements CausalTraceSink {
   private readonly clock: Clock;
@@ -55,11 +63,13 @@ export class TraceBus implements CausalTraceSink {
   private nextSeq = 1;
   private readonly causes: (number | undefined)[] = [];
   private readonly subscribers = new Set<TraceSubscriber>();
+  private readonly unbuffered: ReadonlySet<string>;
 
   constructor(options: TraceBusOptions) {
     this.clock = options.clock;
     this.capacity = Math.max(1, options.capacity ?? 10_000);
     this.ring = new Array<TraceEvent | undefined>(this.capacity);
+    this.unbuffered = new Set(options.unbufferedKinds ?? defaultUnbufferedKinds);
   }
 
   get currentCause(): number | undefined {
@@ -75,9 +85,11 @@ export class TraceBus implements CausalTraceSink {
     const seq = this.nextSeq++;
     const cause = event.cause !== undefined ? event.cause : this.currentCause;
     const full = traceEvent(seq, this.clock.now(), event, cause);
-    this.ring[this.head] = full;
-    this.head = (this.head + 1) % this.capacity;
-    if (this.size < this.capacity) this.size++;
+    if (!this.unbuffered.has(full.kind)) {
+      this.ring[this.head] = full;
+      this.head = (this.head + 1) % this.capacity;
+      if (this.size < this.capacity) this.size++;
+    }
     for (const s of this.subscribers) s(full);
     return seq;
   }
@@ -110,12 +122,19 @@ export class TraceBus implements CausalTraceSink {
     return out;
   }
 
-  /** Looks an event up by seq while it is still in the buffer. */
+  /** Looks an event up by seq while it is still in the buffer (a binary search: unbuffered kinds leave gaps). */
   get(seq: number): TraceEvent | undefined {
-    const newest = this.nextSeq - 1;
-    if (seq > newest || seq <= newest - this.size) return undefined;
-    const idx = (this.head - 1 - (newest - seq) + this.capacity * 2) % this.capacity;
-    return this.ring[idx];
+    const start = (this.head - this.size + this.capacity) % this.capacity;
+    let lo = 0;
+    let hi = this.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const e = this.ring[(start + mid) % this.capacity]!;
+      if (e.seq === seq) return e;
+      if (e.seq < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
   }
 
   /** The chain of causes that led to an event, itself first, as far as the buffer reaches. */
