@@ -86,7 +86,7 @@ describe('toFieldsV1', () => {
           let node = set;
           for (const pe of path) {
             let child = node.children.get(pe);
-            if (!child) node.children.set(pe, (child = new FieldSet()));
+            if (!child) node.setChild(pe, (child = new FieldSet()));
             node = child;
           }
         }

@@ -13,9 +13,30 @@ export type FieldPathElements = readonly PathElement[];
  */
 export const emptyFieldsV1: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
+const noMembers: ReadonlySet<PathElement> = new Set();
+const noChildren: ReadonlyMap<PathElement, FieldSet> = new Map();
+
 export class FieldSet {
-  readonly members = new Set<PathElement>();
-  readonly children = new Map<PathElement, FieldSet>();
+  // Allocated on first insert: most nodes of a set hold only members or only children, and every write
+  // through the field manager builds several sets.
+  private ownMembers: Set<PathElement> | undefined;
+  private ownChildren: Map<PathElement, FieldSet> | undefined;
+
+  get members(): ReadonlySet<PathElement> {
+    return this.ownMembers ?? noMembers;
+  }
+
+  get children(): ReadonlyMap<PathElement, FieldSet> {
+    return this.ownChildren ?? noChildren;
+  }
+
+  addMember(pe: PathElement): void {
+    (this.ownMembers ??= new Set()).add(pe);
+  }
+
+  setChild(pe: PathElement, child: FieldSet): void {
+    (this.ownChildren ??= new Map()).set(pe, child);
+  }
 
   static of(paths: Iterable<FieldPathElements>): FieldSet {
     const s = new FieldSet();
@@ -27,19 +48,19 @@ export class FieldSet {
     if (path.length === 0) return;
     let node: FieldSet = this;
     for (let i = 0; i < path.length - 1; i++) {
-      let child = node.children.get(path[i]);
+      let child = node.ownChildren?.get(path[i]);
       if (!child) {
         child = new FieldSet();
-        node.children.set(path[i], child);
+        node.setChild(path[i], child);
       }
       node = child;
     }
-    node.members.add(path[path.length - 1]);
+    node.addMember(path[path.length - 1]);
   }
 
   has(path: FieldPathElements): boolean {
     let node: FieldSet | undefined = this;
-    for (let i = 0; i < path.length - 1 && node; i++) node = node.children.get(path[i]);
+    for (let i = 0; i < path.length - 1 && node; i++) node = node.ownChildren?.get(path[i]);
     return !!node && path.length > 0 && node.members.has(path[path.length - 1]);
   }
 
@@ -47,22 +68,25 @@ export class FieldSet {
   hasPrefix(path: FieldPathElements): boolean {
     if (this.has(path)) return true;
     let node: FieldSet | undefined = this;
-    for (let i = 0; i < path.length && node; i++) node = node.children.get(path[i]);
+    for (let i = 0; i < path.length && node; i++) node = node.ownChildren?.get(path[i]);
     return !!node && !node.empty();
   }
 
   empty(): boolean {
-    if (this.members.size > 0) return false;
-    for (const c of this.children.values()) if (!c.empty()) return false;
+    if (this.ownMembers !== undefined && this.ownMembers.size > 0) return false;
+    if (this.ownChildren !== undefined) for (const c of this.ownChildren.values()) if (!c.empty()) return false;
     return true;
   }
 
   /** Whether some path is in both sets. */
   intersects(other: FieldSet): boolean {
     const [small, large] = this.members.size <= other.members.size ? [this, other] : [other, this];
-    for (const m of small.members) if (large.members.has(m)) return true;
-    for (const [pe, c] of this.children) {
-      const oc = other.children.get(pe);
+    if (small.ownMembers !== undefined && large.ownMembers !== undefined) {
+      for (const m of small.ownMembers) if (large.ownMembers.has(m)) return true;
+    }
+    if (this.ownChildren === undefined || other.ownChildren === undefined) return false;
+    for (const [pe, c] of this.ownChildren) {
+      const oc = other.ownChildren.get(pe);
       if (oc && c.intersects(oc)) return true;
     }
     return false;
@@ -70,11 +94,13 @@ export class FieldSet {
 
   /** Whether every path of other is in this set. */
   containsAll(other: FieldSet): boolean {
-    for (const m of other.members) if (!this.members.has(m)) return false;
-    for (const [pe, oc] of other.children) {
-      if (oc.empty()) continue;
-      const c = this.children.get(pe);
-      if (!c || !c.containsAll(oc)) return false;
+    if (other.ownMembers !== undefined) for (const m of other.ownMembers) if (!this.members.has(m)) return false;
+    if (other.ownChildren !== undefined) {
+      for (const [pe, oc] of other.ownChildren) {
+        if (oc.empty()) continue;
+        const c = this.ownChildren?.get(pe);
+        if (!c || !c.containsAll(oc)) return false;
+      }
     }
     return true;
   }
@@ -86,12 +112,13 @@ export class FieldSet {
   }
 
   private addAll(other: FieldSet): void {
-    for (const m of other.members) this.members.add(m);
-    for (const [pe, c] of other.children) {
-      let mine = this.children.get(pe);
+    if (other.ownMembers !== undefined) for (const m of other.ownMembers) this.addMember(m);
+    if (other.ownChildren === undefined) return;
+    for (const [pe, c] of other.ownChildren) {
+      let mine = this.ownChildren?.get(pe);
       if (!mine) {
         mine = new FieldSet();
-        this.children.set(pe, mine);
+        this.setChild(pe, mine);
       }
       mine.addAll(c);
     }
@@ -100,31 +127,39 @@ export class FieldSet {
   /** Paths in this set and not in other (exact paths; a member of other does not remove what lies below it). */
   difference(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const m of this.members) if (!other.members.has(m)) out.members.add(m);
-    for (const [pe, c] of this.children) {
-      const oc = other.children.get(pe);
-      const d = oc ? c.difference(oc) : c.copy();
-      if (!d.empty()) out.children.set(pe, d);
+    if (this.ownMembers !== undefined) for (const m of this.ownMembers) if (!other.members.has(m)) out.addMember(m);
+    if (this.ownChildren !== undefined) {
+      for (const [pe, c] of this.ownChildren) {
+        const oc = other.ownChildren?.get(pe);
+        const d = oc ? c.difference(oc) : c.copy();
+        if (!d.empty()) out.setChild(pe, d);
+      }
     }
     return out;
   }
 
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const m of this.members) if (other.members.has(m)) out.members.add(m);
-    for (const [pe, c] of this.children) {
-      const oc = other.children.get(pe);
-      if (!oc) continue;
-      const i = c.intersection(oc);
-      if (!i.empty()) out.children.set(pe, i);
+    if (this.ownMembers !== undefined) for (const m of this.ownMembers) if (other.members.has(m)) out.addMember(m);
+    if (this.ownChildren !== undefined && other.ownChildren !== undefined) {
+      for (const [pe, c] of this.ownChildren) {
+        const oc = other.ownChildren.get(pe);
+        if (!oc) continue;
+        const i = c.intersection(oc);
+        if (!i.empty()) out.setChild(pe, i);
+      }
     }
     return out;
   }
 
   copy(): FieldSet {
     const out = new FieldSet();
-    for (const m of this.members) out.members.add(m);
-    for (const [pe, c] of this.children) out.children.set(pe, c.copy());
+    if (this.ownMembers !== undefined) out.ownMembers = new Set(this.ownMembers);
+    if (this.ownChildren !== undefined) {
+      const children = new Map<PathElement, FieldSet>();
+      for (const [pe, c] of this.ownChildren) children.set(pe, c.copy());
+      out.ownChildren = children;
+    }
     return out;
   }
 
@@ -238,15 +273,18 @@ function canonicalNode(doc: Record<string, unknown>, member: boolean): boolean {
  * gets its key, as {}.
  */
 function emitInto(node: FieldSet, out: Record<string, unknown>): boolean {
-  let nonEmpty = node.members.size > 0;
-  const keys = [...node.members];
-  for (const pe of node.children.keys()) if (!node.members.has(pe)) keys.push(pe);
-  if (keys.length > 1) keys.sort(compareElements);
-  for (const pe of keys) {
-    const child = node.children.get(pe);
+  const members = node.members;
+  const children = node.children;
+  let nonEmpty = members.size > 0;
+  const keys: PathElement[] = [];
+  for (const pe of members) insertSorted(keys, pe);
+  for (const pe of children.keys()) if (!members.has(pe)) insertSorted(keys, pe);
+  for (let i = 0; i < keys.length; i++) {
+    const pe = keys[i];
+    const child = children.get(pe);
     let sub: Record<string, unknown> = emptyFieldsV1;
     if (child) {
-      const doc: Record<string, unknown> = node.members.has(pe) ? { '.': emptyFieldsV1 } : {};
+      const doc: Record<string, unknown> = members.has(pe) ? { '.': emptyFieldsV1 } : {};
       if (emitInto(child, doc)) {
         sub = doc;
         nonEmpty = true;
@@ -257,17 +295,28 @@ function emitInto(node: FieldSet, out: Record<string, unknown>): boolean {
   return nonEmpty;
 }
 
+/** Inserts pe at its place in sorted keys: the lists are short, and Array.prototype.sort copies the array. */
+function insertSorted(keys: PathElement[], pe: PathElement): void {
+  let i = keys.length;
+  keys.push(pe);
+  while (i > 0 && compareElements(keys[i - 1], pe) > 0) {
+    keys[i] = keys[i - 1];
+    i--;
+  }
+  keys[i] = pe;
+}
+
 function read(into: FieldSet, doc: Record<string, unknown>): void {
   for (const key of Object.keys(doc)) {
     if (key === '.') continue;
     const v = getOwn(doc, key);
     const sub = isJsonObject(v) ? v : {};
     const keys = Object.keys(sub);
-    if (keys.length === 0 || Object.prototype.hasOwnProperty.call(sub, '.')) into.members.add(key);
+    if (keys.length === 0 || Object.prototype.hasOwnProperty.call(sub, '.')) into.addMember(key);
     if (keys.some((k) => k !== '.')) {
       const child = new FieldSet();
       read(child, sub);
-      into.children.set(key, child);
+      into.setChild(key, child);
     }
   }
 }
