@@ -1,8 +1,12 @@
 // Benchmark 6: side by side with @ngrok/webernetes 0.3.5, in one Node process. Both get 3 nodes, are booted
 // (untimed), then the same Deployment of R pause-image replicas is brought to all-available as fast as each can
-// go, each after an untimed warm-up rollout. kubeplay: fast-forwarded virtual time (runUntil). webernetes: its clock is paused and advanced timer by
+// go. kubeplay: fast-forwarded virtual time (runUntil). webernetes: its clock is paused and advanced timer by
 // timer (Clock.step to the earliest due timer), letting its promise chains settle (setImmediate) between timers;
 // its own informer on deployments says when status.availableReplicas reaches R.
+// Both sides get the same treatment, as a steady-state benchmark does: a small warm-up rollout, then warm-up
+// rollouts of the timed size (untimed), then timed rollouts, each on a fresh cluster; the figure is the ratio of
+// the medians. The first rollout of the timed size is reported too ("first run"): mostly the JIT's first pass
+// over the code at that size (kubeplay's 300-pod rollout took 1,263 → 741 → 629 → 533 ms repeated, session 16).
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { bootBenchCluster, rolloutDeployment, warmUp } from './lib/kubeplay';
@@ -10,6 +14,10 @@ import { benchDeployment } from './lib/workload';
 
 export interface PeerResult {
   replicas: number;
+  /** Untimed rollouts of the timed size before the timed ones, and timed rollouts, per side. */
+  warmUps: number;
+  timedRuns: number;
+  /** Medians over the timed runs. */
   kubeplayWallMs: number;
   kubeplayCpuMs: number;
   kubeplayVirtualMs: number;
@@ -18,8 +26,27 @@ export interface PeerResult {
   peerVirtualMs: number;
   peerTimerSteps: number;
   peerVersion: string;
-  /** peer wall / kubeplay wall. */
+  /** peer wall / kubeplay wall (medians). */
   ratio: number;
+  kubeplayWallRunsMs: number[];
+  peerWallRunsMs: number[];
+  /** The first rollout of the timed size on each side (the first warm-up), and their ratio. */
+  kubeplayFirstWallMs: number;
+  peerFirstWallMs: number;
+  firstRatio: number;
+}
+
+export interface PeerOptions {
+  /** Untimed rollouts of the timed size per side before the timed ones (default 2). */
+  warmUps?: number;
+  /** Timed rollouts per side; the figure is their median (default 3). */
+  timedRuns?: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 export function parsePeerSizes(spec: string): number[] {
@@ -104,25 +131,44 @@ async function peerRollout(Cluster: new (options?: { nodes?: number }) => PeerCl
   return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, virtualMs, steps };
 }
 
-export async function runPeerCase(replicas: number): Promise<PeerResult> {
-  // Both warm up first (an untimed small rollout each) so neither is timed on cold code.
+export async function runPeerCase(replicas: number, options: PeerOptions = {}): Promise<PeerResult> {
+  const warmUps = Math.max(1, options.warmUps ?? 2);
+  const timedRuns = Math.max(1, options.timedRuns ?? 3);
+  // Both warm up first (an untimed small rollout each) so neither is timed on cold module code.
   await warmUp();
   const { Cluster, version } = await loadPeer();
   await peerRollout(Cluster, 10);
-  const cluster = await bootBenchCluster(3);
-  const ours = rolloutDeployment(cluster, replicas);
-  await cluster.close();
-  const theirs = await peerRollout(Cluster, replicas);
+
+  const ours: ReturnType<typeof rolloutDeployment>[] = [];
+  for (let i = 0; i < warmUps + timedRuns; i++) {
+    const cluster = await bootBenchCluster(3);
+    ours.push(rolloutDeployment(cluster, replicas));
+    await cluster.close();
+  }
+  const theirs: Awaited<ReturnType<typeof peerRollout>>[] = [];
+  for (let i = 0; i < warmUps + timedRuns; i++) theirs.push(await peerRollout(Cluster, replicas));
+
+  const oursTimed = ours.slice(warmUps);
+  const theirsTimed = theirs.slice(warmUps);
+  const kubeplayWallMs = median(oursTimed.map((r) => r.wallMs));
+  const peerWallMs = median(theirsTimed.map((r) => r.wallMs));
   return {
     replicas,
-    kubeplayWallMs: ours.wallMs,
-    kubeplayCpuMs: ours.cpuMs,
-    kubeplayVirtualMs: ours.virtualMs,
-    peerWallMs: theirs.wallMs,
-    peerCpuMs: theirs.cpuMs,
-    peerVirtualMs: theirs.virtualMs,
-    peerTimerSteps: theirs.steps,
+    warmUps,
+    timedRuns,
+    kubeplayWallMs,
+    kubeplayCpuMs: median(oursTimed.map((r) => r.cpuMs)),
+    kubeplayVirtualMs: oursTimed[0].virtualMs,
+    peerWallMs,
+    peerCpuMs: median(theirsTimed.map((r) => r.cpuMs)),
+    peerVirtualMs: theirsTimed[0].virtualMs,
+    peerTimerSteps: theirsTimed[0].steps,
     peerVersion: version,
-    ratio: theirs.wallMs / ours.wallMs,
+    ratio: peerWallMs / kubeplayWallMs,
+    kubeplayWallRunsMs: oursTimed.map((r) => r.wallMs),
+    peerWallRunsMs: theirsTimed.map((r) => r.wallMs),
+    kubeplayFirstWallMs: ours[0].wallMs,
+    peerFirstWallMs: theirs[0].wallMs,
+    firstRatio: theirs[0].wallMs / ours[0].wallMs,
   };
 }

@@ -168,7 +168,11 @@ function peerFigures(r: PeerResult): Figure[] {
       value: r.ratio,
       unit: 'x faster',
       target: r.replicas === 300 ? { op: TargetOp.AtLeast, value: 50 } : undefined,
-      note: `kubeplay ${formatNumber(r.kubeplayWallMs)} ms wall, ${formatNumber(r.kubeplayCpuMs)} ms cpu (${seconds(r.kubeplayVirtualMs)} virtual); webernetes ${formatNumber(r.peerWallMs)} ms wall, ${formatNumber(r.peerCpuMs)} ms cpu (${seconds(r.peerVirtualMs)} virtual, ${r.peerTimerSteps} timer steps, clock paused and stepped)`,
+      note:
+        `medians of ${r.timedRuns} runs after ${r.warmUps} untimed of the same size, each side: ` +
+        `kubeplay ${formatNumber(r.kubeplayWallMs)} ms wall, ${formatNumber(r.kubeplayCpuMs)} ms cpu (${seconds(r.kubeplayVirtualMs)} virtual; runs ${r.kubeplayWallRunsMs.map(formatNumber).join(' / ')} ms); ` +
+        `webernetes ${formatNumber(r.peerWallMs)} ms wall, ${formatNumber(r.peerCpuMs)} ms cpu (${seconds(r.peerVirtualMs)} virtual, ${r.peerTimerSteps} timer steps, clock paused and stepped; runs ${r.peerWallRunsMs.map(formatNumber).join(' / ')} ms); ` +
+        `first run of this size: ${formatNumber(r.firstRatio)}x (kubeplay ${formatNumber(r.kubeplayFirstWallMs)} ms, webernetes ${formatNumber(r.peerFirstWallMs)} ms)`,
     },
   ];
 }
