@@ -49,6 +49,16 @@ describe('TraceBus', () => {
     expect(bus.recent().map((e) => e.component)).toEqual(['etcd', 'later', 'newest']);
   });
 
+  it('wants an unbuffered kind only while someone subscribes', () => {
+    const bus = new TraceBus({ clock: new VirtualClock() });
+    expect(bus.wants(TraceKind.ApiStage)).toBe(false);
+    expect(bus.wants(TraceKind.StoreCommit)).toBe(true);
+    const off = bus.subscribe(() => {});
+    expect(bus.wants(TraceKind.ApiStage)).toBe(true);
+    off();
+    expect(bus.wants(TraceKind.ApiResponse)).toBe(false);
+  });
+
   it('buffers every kind when told no kind is unbuffered', () => {
     const bus = new TraceBus({ clock: new VirtualClock(), unbufferedKinds: [] });
     bus.emit({ kind: TraceKind.ApiStage, component: 'apiserver', data: {} });

@@ -94,6 +94,11 @@ export class TraceBus implements CausalTraceSink {
     return seq;
   }
 
+  /** An unbuffered kind with nobody subscribed is seen by no one: emitters need not build it. */
+  wants(kind: TraceKind): boolean {
+    return this.subscribers.size > 0 || !this.unbuffered.has(kind);
+  }
+
   causeScope<R>(seq: number | undefined, fn: () => R): R {
     this.causes.push(seq);
     try {

@@ -50,6 +50,11 @@ export interface TraceEvent {
 export interface TraceSink {
   /** Records an event and returns its seq (so later events can name it as their cause). */
   emit(event: Omit<TraceEvent, 'seq' | 'time'>): number;
+  /**
+   * Whether an event of this kind would be seen by anyone (kept, or delivered to a subscriber); emitters of
+   * high-volume events skip building them when not. Absent: every event is wanted.
+   */
+  wants?(kind: TraceKind): boolean;
 }
 
 /** A sink that drops everything, for benchmarks and tests that do not look at traces. */

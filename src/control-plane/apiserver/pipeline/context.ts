@@ -92,6 +92,7 @@ function traceResource(req: ApiRequest): string {
 }
 
 export function emitStage(ctx: RequestContext, stage: Stage, decision: 'pass' | 'refuse', message?: string, extra?: Record<string, unknown>): void {
+  if (ctx.server.trace.wants?.(TraceKind.ApiStage) === false) return;
   // Built field by field (no spreads: this runs ~9 times per request), in the order the UI and histories see.
   const req = ctx.req;
   const data: Record<string, unknown> = {
@@ -163,6 +164,7 @@ export function emitRequest(trace: TraceSink, id: string, req: ApiRequest, user:
 }
 
 export function emitResponse(ctx: RequestContext, code: number, extra?: Record<string, unknown>): void {
+  if (ctx.server.trace.wants?.(TraceKind.ApiResponse) === false) return;
   const req = ctx.req;
   const data: Record<string, unknown> = {
     verb: req.verb,
