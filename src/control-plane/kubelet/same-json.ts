@@ -29,7 +29,8 @@ export function shareWith<T>(ours: T, theirs: unknown): T {
   const y = theirs as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   let adopted = false;
-  for (const k of Object.keys(x)) {
+  for (const k in x) {
+    if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
     const s = shareWith(x[k], y[k]);
     if (s !== x[k]) adopted = true;
     out[k] = s;

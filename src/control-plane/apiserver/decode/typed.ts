@@ -266,10 +266,9 @@ class MapCodec implements Codec {
       });
       return out;
     }
-    // No repeated keys (every in-process body): a plain walk, no visitor closure per map.
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+    // No repeated keys (every in-process body): a plain walk, no visitor closure per map, no keys array.
+    for (const key in value) {
+      if (!hasOwnKey(value, key)) continue;
       const raw = value[key];
       if (raw === undefined) continue;
       st.segs.push(key);
@@ -282,6 +281,10 @@ class MapCodec implements Codec {
   zero(): unknown {
     return null;
   }
+}
+
+function hasOwnKey(obj: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
 }
 
 class StructCodec implements Codec {
@@ -303,53 +306,64 @@ class StructCodec implements Codec {
     if (!isPlainObject(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
     const out: Record<string, unknown> = {};
     const repeated = repeatedKeys(st);
-    const keys = repeated ?? Object.keys(value);
-    const seen = repeated ? new Set<string>() : undefined;
-    const outerStruct = st.struct;
     const plainNames = (this.plainFieldNames ??= [...this.fields.keys()].every((k) => !(k in Object.prototype)));
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      const raw = value[key];
-      if (raw === undefined) continue; // not JSON: an absent field (objects built in code may carry undefined)
-      st.segs.push(key);
-      const field = this.fields.get(key);
-      if (field === undefined) {
-        addStrictError(st, 'unknown field', strictPath(st.segs));
-        st.segs.pop();
-        continue;
-      }
-      if (seen) {
+    if (repeated) {
+      const seen = new Set<string>();
+      for (let i = 0; i < repeated.length; i++) {
+        const key = repeated[i];
         if (seen.has(key)) {
-          addStrictError(st, 'duplicate field', strictPath(st.segs));
-          st.segs.pop();
+          // Only a known field is reported as a duplicate: an unknown one was reported as unknown already.
+          if (this.fields.has(key) && value[key] !== undefined) {
+            st.segs.push(key);
+            addStrictError(st, 'duplicate field', strictPath(st.segs));
+            st.segs.pop();
+          }
           continue;
         }
-        seen.add(key);
+        if (this.fields.has(key)) seen.add(key);
+        this.decodeField(out, key, value[key], st, plainNames);
       }
-      st.fields.push(key);
-      st.struct = this.goName;
-      let v: Decoded;
-      if (st.dropMalformed) {
-        try {
-          v = field.decode(raw, st);
-        } catch (err) {
-          if (!(err instanceof DecodeFailure)) throw err;
-          v = DROP;
-        }
-      } else {
-        v = field.decode(raw, st);
-      }
-      st.struct = outerStruct;
-      st.fields.pop();
-      st.segs.pop();
-      // Each key is set once (repeats are skipped above), so the fresh-object form of setOwn holds; key is a field
-      // name (unknown keys were skipped), so with plain field names an assignment is that form.
-      if (v !== DROP) {
-        if (plainNames) out[key] = v;
-        else setFresh(out, key, v);
-      }
+      return out;
+    }
+    // No repeated keys (every in-process body): for-in walks the enum cache without Object.keys' array.
+    for (const key in value) {
+      if (hasOwnKey(value, key)) this.decodeField(out, key, value[key], st, plainNames);
     }
     return out;
+  }
+
+  private decodeField(out: Record<string, unknown>, key: string, raw: unknown, st: DecodeState, plainNames: boolean): void {
+    if (raw === undefined) return; // not JSON: an absent field (objects built in code may carry undefined)
+    st.segs.push(key);
+    const field = this.fields.get(key);
+    if (field === undefined) {
+      addStrictError(st, 'unknown field', strictPath(st.segs));
+      st.segs.pop();
+      return;
+    }
+    const outerStruct = st.struct;
+    st.fields.push(key);
+    st.struct = this.goName;
+    let v: Decoded;
+    if (st.dropMalformed) {
+      try {
+        v = field.decode(raw, st);
+      } catch (err) {
+        if (!(err instanceof DecodeFailure)) throw err;
+        v = DROP;
+      }
+    } else {
+      v = field.decode(raw, st);
+    }
+    st.struct = outerStruct;
+    st.fields.pop();
+    st.segs.pop();
+    // Each key is set once (repeats are skipped), so the fresh-object form of setOwn holds; key is a field name
+    // (unknown keys were skipped), so with plain field names an assignment is that form.
+    if (v !== DROP) {
+      if (plainNames) out[key] = v;
+      else setFresh(out, key, v);
+    }
   }
   zero(): unknown {
     return {};

@@ -48,7 +48,9 @@ function copyValue(v: unknown): unknown {
     return out;
   }
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(v)) {
+  // for-in with the own-property test walks the map's enum cache without allocating Object.keys' array.
+  for (const key in v) {
+    if (!hasOwn(v, key)) continue;
     const child = (v as Record<string, unknown>)[key];
     if (child === undefined) continue;
     if (key === '__proto__') setOwn(out, key, copyValue(child));
@@ -88,12 +90,11 @@ function shareValue(v: unknown, p: unknown): unknown {
   if (Array.isArray(p)) return freshFrozen(v);
   const po = p as Record<string, unknown>;
   const pKeys = Object.keys(po);
-  const keys = Object.keys(v);
   const src = v as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
   let n = 0; // defined members of v so far: prev matches only if they are its keys, in its order
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
+  for (const key in src) {
+    if (!hasOwn(src, key)) continue;
     const child = src[key];
     if (child === undefined) continue;
     if (out) {
@@ -106,9 +107,9 @@ function shareValue(v: unknown, p: unknown): unknown {
     if (!same || c !== po[key]) {
       // First difference: copy the members so far (all identical to prev's) and go on building.
       out = {};
-      for (let j = 0; j < i; j++) {
-        const k = keys[j]!;
-        if (src[k] !== undefined) setOwn(out, k, po[k]);
+      for (const k in src) {
+        if (k === key) break;
+        if (hasOwn(src, k) && src[k] !== undefined) setOwn(out, k, po[k]);
       }
       setOwn(out, key, c);
     }
@@ -131,7 +132,8 @@ function freshFrozen(v: object): unknown {
   }
   const out: Record<string, unknown> = {};
   const src = v as Record<string, unknown>;
-  for (const key of Object.keys(src)) {
+  for (const key in src) {
+    if (!hasOwn(src, key)) continue;
     const c = src[key];
     if (c === undefined) continue;
     const copy = typeof c === 'object' && c !== null ? freshFrozen(c) : c;
@@ -144,7 +146,7 @@ function freshFrozen(v: object): unknown {
 /** v's defined members in v's order, each taken from prev (they are known to be identical to prev's). */
 function copyMembers(v: Record<string, unknown>, prev: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) if (v[k] !== undefined) setOwn(out, k, prev[k]);
+  for (const k in v) if (hasOwn(v, k) && v[k] !== undefined) setOwn(out, k, prev[k]);
   return out;
 }
 
@@ -155,7 +157,8 @@ export function containsUndefined(v: unknown): boolean {
     for (let i = 0; i < v.length; i++) if (containsUndefined(v[i])) return true;
     return false;
   }
-  for (const key of Object.keys(v)) {
+  for (const key in v) {
+    if (!hasOwn(v, key)) continue;
     const child = (v as Record<string, unknown>)[key];
     if (child === undefined || containsUndefined(child)) return true;
   }
@@ -165,7 +168,7 @@ export function containsUndefined(v: unknown): boolean {
 /** Freezes a JSON value in place, skipping parts already frozen (their subtrees were frozen with them). */
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  for (const key in value) if (hasOwn(value, key)) deepFreeze((value as Record<string, unknown>)[key]);
   return Object.freeze(value);
 }
 

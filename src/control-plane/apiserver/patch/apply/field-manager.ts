@@ -437,14 +437,14 @@ function updateView(obj: Record<string, unknown> | undefined, ctx: FieldManagerC
   if (!obj) return {};
   if (ctx.subresource === 'status') return obj.status === undefined ? {} : { status: obj.status };
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(obj)) {
-    if (key === 'apiVersion' || key === 'kind' || (key === 'status' && ctx.hasStatusSubresource)) continue;
+  for (const key in obj) {
+    if (!hasOwn(obj, key) || key === 'apiVersion' || key === 'kind' || (key === 'status' && ctx.hasStatusSubresource)) continue;
     const value = obj[key];
     if (key === 'metadata' && isJsonObject(value)) {
       const metadata: Record<string, unknown> = {};
       let fields = 0;
-      for (const f of Object.keys(value)) {
-        if (strippedMetadata.includes(f)) continue;
+      for (const f in value) {
+        if (!hasOwn(value, f) || strippedMetadata.includes(f)) continue;
         const v = value[f];
         setOwn(metadata, f, v);
         if (v !== undefined) fields++;

@@ -168,7 +168,8 @@ function addedChildren(v: unknown, names: string[], hints: SchemaHints, selfMemb
   const pes: PathElement[] = [];
   const subs: Record<string, unknown>[] = [];
   if (isJsonObject(v)) {
-    for (const key of Object.keys(v)) {
+    for (const key in v) {
+      if (!hasOwn(v, key)) continue;
       const child = v[key];
       if (child === undefined) continue;
       names.push(key);
@@ -237,7 +238,8 @@ function matchChildren(v: unknown, names: string[], hints: SchemaHints, selfMemb
   const doc = isJsonObject(d) ? d : undefined;
   let matched = 0;
   if (isJsonObject(v)) {
-    for (const key of Object.keys(v)) {
+    for (const key in v) {
+      if (!hasOwn(v, key)) continue;
       const child = v[key];
       if (child === undefined) continue;
       const pe = fieldElement(key);
@@ -358,11 +360,11 @@ function descend(l: unknown, r: unknown, names: string[], pes: PathElement[], hi
     const rm = isJsonObject(r) ? r : undefined;
     // l's keys in order, then the keys only r has.
     if (lm) {
-      for (const key of Object.keys(lm)) compareField(lm[key], rm && getOwn(rm, key), key, names, pes, hints, c);
+      for (const key in lm) if (hasOwn(lm, key)) compareField(lm[key], rm && getOwn(rm, key), key, names, pes, hints, c);
     }
     if (rm) {
-      for (const key of Object.keys(rm)) {
-        if (lm && hasOwn(lm, key)) continue;
+      for (const key in rm) {
+        if (!hasOwn(rm, key) || (lm && hasOwn(lm, key))) continue;
         compareField(undefined, rm[key], key, names, pes, hints, c);
       }
     }
