@@ -104,6 +104,13 @@ export class Reflector {
     this.clock.defer(() => this.listAndWatch(), `reflector/${this.name} list`);
   }
 
+  /** Lists now, then watches: for a caller that must read a synced cache before its next step. */
+  runNow(): void {
+    if (this.running) return;
+    this.running = true;
+    this.listAndWatch();
+  }
+
   stop(): void {
     this.running = false;
     this.generation++;

@@ -21,6 +21,7 @@ import { kubeletConnection } from './connection';
 import { completeNodeConfig, type CompleteNodeConfig, type NodeConfig } from './node-config';
 import { initialNode, nodeAllocatable, nodeLabels, nodeStatus, nodeStatusChanged } from './node-status';
 import { PodSource } from './pod-source';
+import { WatchingObjectCache, type CachedObject, type ObjectKind } from './object-cache';
 import { PodWorker, type ContainerProcess, type EventType, type PodWorkerHost } from './pod-worker';
 import { ContainerRuntime } from './runtime';
 import type { KubeletSettingsSource } from '../config/cluster-settings';
@@ -120,6 +121,8 @@ export class Kubelet implements PodWorkerHost {
   private leaseRetryMs = leaseRetryInitialMs;
   private readonly timers = new Set<TimerHandle>();
   private podSource: PodSource | undefined;
+  /** The ConfigMaps and Secrets the node's pods reference, watched by name while they do. */
+  private readonly objectCache: WatchingObjectCache;
   private readonly workers = new Map<string, PodWorker>();
   /** The workers by namespace/name (at most one per name: a new uid replaces the old worker). */
   private readonly workersByKey = new Map<string, PodWorker>();
@@ -146,6 +149,7 @@ export class Kubelet implements PodWorkerHost {
     this.traceSink = options.trace ?? nullTraceSink;
     this.connection = kubeletConnection(options.client.server, options.clock);
     this.client = new Client(this.connection, kubeletUser(this.nodeName));
+    this.objectCache = new WatchingObjectCache({ client: this.client, clock: this.clock, nodeName: this.nodeName, trace: this.traceSink });
     this.recorder = options.recorder ?? new EventRecorder({ client: this.client, clock: options.clock, source: { component: 'kubelet', host: this.nodeName } });
     this.settings = options.settings;
     const settings = options.settings;
@@ -215,6 +219,7 @@ export class Kubelet implements PodWorkerHost {
     this.retryTimer = undefined;
     this.podSource?.stop();
     this.podSource = undefined;
+    this.objectCache.stop();
     for (const w of this.workers.values()) w.stop();
     this.workers.clear();
     this.workersByKey.clear();
@@ -233,6 +238,7 @@ export class Kubelet implements PodWorkerHost {
     if (reachable && this.running) {
       // Reconnected: relist at once, and push what piled up.
       this.podSource?.relist();
+      this.objectCache.relist();
       this.after(0, () => this.flushPending(), 'reconnect');
     }
   }
@@ -454,6 +460,7 @@ export class Kubelet implements PodWorkerHost {
     const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
     const previous = this.workersByKey.get(key);
     if (previous && previous.uid !== uid) this.removeWorker(previous.uid, true);
+    this.objectCache.registerPod(pod);
     const worker = new PodWorker(this, pod);
     this.workers.set(uid, worker);
     this.workersByKey.set(worker.key, worker);
@@ -478,6 +485,7 @@ export class Kubelet implements PodWorkerHost {
     const w = this.workers.get(uid);
     if (!w) return;
     this.keepHostPathFiles(w);
+    this.objectCache.unregisterPod(uid);
     this.volumeContents.forget(uid);
     this.attachWaiter.forget(uid);
     if (kill) w.forceKill();
@@ -553,21 +561,34 @@ export class Kubelet implements PodWorkerHost {
     }
   }
 
-  /** The kubelet's ConfigMap/Secret cache: decoded data and when the object last changed, or undefined. */
-  objectData(kind: 'configmap' | 'secret', namespace: string, name: string): ObjectData | undefined {
+  /**
+   * A ConfigMap or Secret as the kubelet's managers give it: from the watch of a registered pod's reference,
+   * else (a read that is not for a pod of the node) from the API server.
+   */
+  private readObject(kind: ObjectKind, namespace: string, name: string): CachedObject {
+    const cached = this.objectCache.get(kind, namespace, name);
+    if (cached) return cached;
     try {
-      const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace }) : this.client.secrets.get(name, { namespace });
-      const data: Record<string, string> = {};
-      if (kind === 'configmap') {
-        Object.assign(data, obj.data ?? {});
-        for (const [k, v] of Object.entries((obj as { binaryData?: Record<string, string> }).binaryData ?? {})) data[k] = decodeBase64(v);
-      } else for (const [k, v] of Object.entries(obj.data ?? {})) data[k] = decodeBase64(v);
-      const times = [obj.metadata?.creationTimestamp, ...(obj.metadata?.managedFields ?? []).map((f) => f.time)].map((t) => Date.parse(t ?? '')).filter((t) => !Number.isNaN(t));
-      return { data, changedAt: times.length ? Math.max(...times) : 0 };
+      return { object: kind === 'configmap' ? this.client.configMaps.get(name, { namespace }) : this.client.secrets.get(name, { namespace }) };
     } catch (err) {
       if (!isStatusError(err)) throw err;
-      return undefined;
+      if (isStatusError(err, StatusReason.NotFound)) return { notFound: true };
+      return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
     }
+  }
+
+  /** The kubelet's ConfigMap/Secret cache: decoded data and when the object last changed, or undefined. */
+  objectData(kind: ObjectKind, namespace: string, name: string): ObjectData | undefined {
+    const read = this.readObject(kind, namespace, name);
+    if (!('object' in read)) return undefined;
+    const obj = read.object as { data?: Record<string, string>; binaryData?: Record<string, string>; metadata?: KubeObject['metadata'] };
+    const data: Record<string, string> = {};
+    if (kind === 'configmap') {
+      Object.assign(data, obj.data ?? {});
+      for (const [k, v] of Object.entries(obj.binaryData ?? {})) data[k] = decodeBase64(v);
+    } else for (const [k, v] of Object.entries(obj.data ?? {})) data[k] = decodeBase64(v);
+    const times = [obj.metadata?.creationTimestamp, ...(obj.metadata?.managedFields ?? []).map((f) => f.time)].map((t) => Date.parse(t ?? '')).filter((t) => !Number.isNaN(t));
+    return { data, changedAt: times.length ? Math.max(...times) : 0 };
   }
 
   /** What the volume plugins read: the object cache and the node's allocatable. */
@@ -621,14 +642,11 @@ export class Kubelet implements PodWorkerHost {
 
   private volumeSetUpFailuresNow(pod: Pod): VolumeSetUpFailure[] {
     return volumeSetUpFailures(pod, (kind, namespace, name) => {
-      try {
-        const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace }) : this.client.secrets.get(name, { namespace });
-        return [...Object.keys(obj.data ?? {}), ...Object.keys((obj as { binaryData?: object }).binaryData ?? {})];
-      } catch (err) {
-        if (!isStatusError(err)) throw err;
-        if (isStatusError(err, StatusReason.NotFound)) return undefined;
-        return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
-      }
+      const read = this.readObject(kind, namespace, name);
+      if ('error' in read) return { error: read.error };
+      if (!('object' in read)) return undefined;
+      const obj = read.object as { data?: object; binaryData?: object };
+      return [...Object.keys(obj.data ?? {}), ...Object.keys(obj.binaryData ?? {})];
     }, this.hostFilesystem);
   }
 
@@ -640,21 +658,18 @@ export class Kubelet implements PodWorkerHost {
     const load = (kind: 'configmap' | 'secret', name: string): Record<string, string> | undefined | 'error' => {
       const cache = kind === 'configmap' ? configMaps : secrets;
       if (cache.has(name)) return cache.get(name);
-      try {
-        const obj = kind === 'configmap' ? this.client.configMaps.get(name, { namespace: ns }) : this.client.secrets.get(name, { namespace: ns });
-        const data: Record<string, string> = {};
-        if (kind === 'configmap') Object.assign(data, (obj as { data?: Record<string, string> }).data ?? {});
-        else for (const [k, v] of Object.entries((obj as { data?: Record<string, string> }).data ?? {})) data[k] = decodeBase64(v);
-        cache.set(name, data);
-        return data;
-      } catch (err) {
-        if (!isStatusError(err)) throw err;
-        if (isStatusError(err, StatusReason.NotFound)) {
-          cache.set(name, undefined);
-          return undefined;
-        }
-        return 'error';
+      const read = this.readObject(kind, ns, name);
+      if ('error' in read) return 'error';
+      if (!('object' in read)) {
+        cache.set(name, undefined);
+        return undefined;
       }
+      const obj = read.object as { data?: Record<string, string> };
+      const data: Record<string, string> = {};
+      if (kind === 'configmap') Object.assign(data, obj.data ?? {});
+      else for (const [k, v] of Object.entries(obj.data ?? {})) data[k] = decodeBase64(v);
+      cache.set(name, data);
+      return data;
     };
     for (const from of container.envFrom ?? []) {
       const kind = from.configMapRef ? 'configmap' : 'secret';

@@ -2,6 +2,7 @@
 // create, the scheduler's binding and its Scheduled event, the kubelet's two status writes (ContainerCreating,
 // then Running and Ready) and its Pulled, Created and Started events. The engine benchmarks' figures rest on
 // this count (8 revisions per pod), so a change that adds a write per pod shows here, not only as a slower figure.
+// Reads: the kubelet's ConfigMaps come from its watches (object-cache.ts), not from a GET per pod.
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { TraceKind } from '../../shared/protocol/trace';
@@ -29,9 +30,11 @@ describe('the API writes a rollout costs per pod', () => {
   it('are the writes a real cluster makes, and no more', async () => {
     const tc = await bootCluster();
     const writes = new Map<string, number>();
+    let kubeletGets = 0;
     const off = tc.trace.subscribe((e) => {
       if (e.kind !== TraceKind.ApiRequest) return;
       const d = e.data as { verb: string; resource: string; user?: string };
+      if (d.verb === 'get' && who(d.user) === 'kubelet') kubeletGets++;
       if (d.verb === 'get' || d.verb === 'list' || d.verb === 'watch') return;
       const key = `${who(d.user)} ${d.verb} ${d.resource}`;
       writes.set(key, (writes.get(key) ?? 0) + 1);
@@ -55,6 +58,8 @@ describe('the API writes a rollout costs per pod', () => {
       'system:kube-scheduler create events',
       'system:kube-scheduler create pods/binding',
     ]);
+    // The kubelets read kube-root-ca.crt (every pod's kube-api-access volume) from their watches, not per pod.
+    expect(kubeletGets).toBe(0);
     // Besides those: the Deployment, its ReplicaSet, their status writes and the controllers' own events (the
     // ReplicaSet's "Created pod" events stop at the recorder's spam filter burst of 25).
     const perPod = 8 * replicas;
