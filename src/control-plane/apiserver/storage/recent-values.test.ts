@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RecentValues } from './recent-values';
+import type { KubeObject } from '../../../shared/api/types';
+import { RecentValues, SharedSubtrees } from './recent-values';
 
 describe('RecentValues', () => {
   it('hands back one frozen copy for values with the same JSON text', () => {
@@ -20,13 +21,43 @@ describe('RecentValues', () => {
     expect(JSON.stringify(swapped)).toBe('{"host":"node-1","component":"kubelet"}');
   });
 
-  it('remembers only the last few, and leaves nested values alone', () => {
+  it('remembers only the last few', () => {
     const recent = new RecentValues(2);
     const a = recent.intern({ name: 'a' });
     recent.intern({ name: 'b' });
     recent.intern({ name: 'c' });
     expect(recent.intern({ name: 'a' })).not.toBe(a);
-    const nested = { name: 'x', labels: { app: 'web' } };
-    expect(recent.intern(nested)).toBe(nested);
+  });
+});
+
+describe('SharedSubtrees', () => {
+  const pod = (uid: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `web-${uid}`, labels: { app: 'web' }, ownerReferences: [{ kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }], uid },
+    spec: { containers: [{ name: 'c' }], tolerations: [{ key: 'k', operator: 'Exists', tolerationSeconds: 300 }] },
+  });
+  const paths = [['metadata', 'labels'], ['metadata', 'ownerReferences'], ['spec', 'tolerations'], ['status']];
+
+  it('stores the same JSON with the repeated subtrees shared, and leaves the object itself alone', () => {
+    const shared = new SharedSubtrees(paths);
+    const [a, b] = [pod('1'), pod('2')];
+    const [textA, textB] = [JSON.stringify(a), JSON.stringify(b)];
+    const [sa, sb] = [shared.storedForm(a), shared.storedForm(b)];
+    expect(JSON.stringify(sa)).toBe(textA);
+    expect(JSON.stringify(sb)).toBe(textB);
+    expect(JSON.stringify(a)).toBe(textA);
+    expect(Object.isFrozen(a.metadata.labels)).toBe(false);
+    expect(sb.metadata.labels).toBe(sa.metadata.labels);
+    expect(sb.metadata.ownerReferences).toBe(sa.metadata.ownerReferences);
+    expect((sb.spec as any).tolerations).toBe((sa.spec as any).tolerations);
+    expect((sb.spec as any).containers).toBe((b.spec as any).containers);
+    expect(Object.isFrozen(sb.metadata.ownerReferences![0])).toBe(true);
+  });
+
+  it('skips paths the object does not have', () => {
+    const shared = new SharedSubtrees(paths);
+    const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } };
+    expect(shared.storedForm(bare)).toBe(bare);
   });
 });

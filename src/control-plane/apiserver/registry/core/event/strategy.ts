@@ -9,7 +9,6 @@ import { validateKubeObjectMeta, validateKubeObjectMetaUpdate } from '../../gene
 import { validateObjectMeta } from '../../generic/objectmeta';
 import { defineStrategy } from '../../generic/strategy';
 import { invalidEach, isObj, str } from '../../generic/util';
-import { RecentValues } from '../../../storage/recent-values';
 
 const ReportingInstanceLengthLimit = 128;
 const ActionLengthLimit = 128;
@@ -82,15 +81,9 @@ function involvedField(ev: KubeObject, key: string): string {
 }
 
 export function coreEventStrategy(rt: ResourceType): ResourceStrategy {
-  // A recorder's Events share their source, and a kubelet's Events about one container their involvedObject:
-  // the stored Events hold one frozen copy of each (the same JSON, so nothing the API returns changes).
-  const sources = new RecentValues(8);
-  const involved = new RecentValues(8);
   return defineStrategy(rt, {
-    prepareForCreate(ev) {
-      if (isObj(ev.source)) ev.source = sources.intern(ev.source);
-      if (isObj(ev.involvedObject)) ev.involvedObject = involved.intern(ev.involvedObject);
-    },
+    // A recorder's Events repeat their source, and a kubelet's Events about one container their involvedObject.
+    sharedSubtrees: [['source'], ['involvedObject']],
     validateFull: (ev) => [...validateObjectMeta(ev.metadata, true, validatePathSegmentName), ...validateCoreEvent(ev)],
     validateUpdateFull: (ev, old) => [...validateKubeObjectMetaUpdate(ev.metadata, old.metadata), ...validateCoreEvent(ev)],
     selectableFields: (ev) => ({

@@ -96,6 +96,8 @@ function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): FieldError[]
 export function podStrategy(rt: ResourceType): ResourceStrategy {
   return defineStrategy(rt, {
     nameFn: nameIsDNSSubdomain,
+    // The pods of one template repeat these (its labels, its owner, the default tolerations, the new status).
+    sharedSubtrees: [['metadata', 'labels'], ['metadata', 'ownerReferences'], ['spec', 'tolerations'], ['spec', 'securityContext'], ['status']],
     applyDefaults(pod) {
       defaultPod(spec(pod));
     },
