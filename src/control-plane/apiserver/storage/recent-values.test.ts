@@ -34,7 +34,7 @@ describe('SharedSubtrees', () => {
   const pod = (uid: string): KubeObject => ({
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `web-${uid}`, labels: { app: 'web' }, ownerReferences: [{ kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }], uid },
+    metadata: { name: `web-${uid}`, labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }], uid },
     spec: { containers: [{ name: 'c' }], tolerations: [{ key: 'k', operator: 'Exists', tolerationSeconds: 300 }] },
   });
   const paths = [['metadata', 'labels'], ['metadata', 'ownerReferences'], ['spec', 'tolerations'], ['status']];
@@ -53,6 +53,26 @@ describe('SharedSubtrees', () => {
     expect((sb.spec as any).tolerations).toBe((sa.spec as any).tolerations);
     expect((sb.spec as any).containers).toBe((b.spec as any).containers);
     expect(Object.isFrozen(sb.metadata.ownerReferences![0])).toBe(true);
+  });
+
+  it('shares each element of an array on its own, and leaves a value equal to the stored one for toStored', () => {
+    const shared = new SharedSubtrees([['status', 'conditions', '*'], ['status', 'containerStatuses', '*', 'lastState']]);
+    const status = (name: string, t: string) => ({
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t }, { type: 'PodScheduled', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+      containerStatuses: [{ name, lastState: {} }],
+    });
+    const withStatus = (name: string, t: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, status: status(name, t) });
+    const a = shared.storedForm(withStatus('a', '2026-01-01T00:00:05Z'));
+    const b = shared.storedForm(withStatus('b', '2026-01-01T00:00:07Z'));
+    expect(JSON.stringify(b)).toBe(JSON.stringify(withStatus('b', '2026-01-01T00:00:07Z')));
+    const conds = (o: KubeObject) => (o.status as any).conditions;
+    expect(conds(b)[1]).toBe(conds(a)[1]);
+    expect(conds(b)[0]).not.toBe(conds(a)[0]);
+    expect((b.status as any).containerStatuses[0].lastState).toBe((a.status as any).containerStatuses[0].lastState);
+    // An update whose value equals the stored one's keeps the object it was given: toStored shares prev's.
+    const prev = withStatus('c', '2026-01-01T00:00:09Z');
+    const next = withStatus('c', '2026-01-01T00:00:09Z');
+    expect(conds(shared.storedForm(next, prev))[0]).toBe(conds(next)[0]);
   });
 
   it('skips paths the object does not have', () => {

@@ -33,10 +33,16 @@ export class RecentValues {
   }
 }
 
-/** How many recent values each path remembers: a few templates or recorders interleave. */
-const recentPerPath = 8;
+/** How many recent values each path remembers: a few templates, recorders or transition times interleave. */
+const recentPerPath = 16;
 
-/** The subtrees at some paths of a kind's objects (["metadata", "labels"]), each shared with recent equal ones. */
+/** A path segment standing for every element of an array (["status", "conditions", "*"]). */
+export const EachElement = '*';
+
+/**
+ * The subtrees at some paths of a kind's objects (["metadata", "labels"], ["status", "conditions", "*"]), each
+ * shared with recent equal ones.
+ */
 export class SharedSubtrees {
   private readonly paths: { path: readonly string[]; values: RecentValues }[];
 
@@ -45,35 +51,41 @@ export class SharedSubtrees {
   }
 
   /**
-   * What to store for obj: obj itself, or a shallow copy along the paths whose values are now shared frozen
-   * ones (same keys in the same order). obj is not modified.
+   * What to store for obj: obj itself, or a copy along the paths whose values are now shared frozen ones (same
+   * keys in the same order). obj is not modified. A value equal to prev's at the same place is left for
+   * toStored, which keeps prev's.
    */
-  storedForm(obj: KubeObject): KubeObject {
-    let out = obj as Record<string, unknown>;
-    for (const { path, values } of this.paths) {
-      const v = valueAt(out, path);
-      if (typeof v !== 'object' || v === null || Object.isFrozen(v)) continue;
-      const shared = values.intern(v);
-      if (shared !== v) out = withValueAt(out, path, 0, shared);
-    }
+  storedForm(obj: KubeObject, prev?: KubeObject): KubeObject {
+    let out: unknown = obj;
+    for (const { path, values } of this.paths) out = share(out, prev, path, 0, values);
     return out as KubeObject;
   }
 }
 
-function valueAt(obj: Record<string, unknown>, path: readonly string[]): unknown {
-  let v: unknown = obj;
-  for (const key of path) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
-    v = (v as Record<string, unknown>)[key];
+function share(node: unknown, prev: unknown, path: readonly string[], i: number, values: RecentValues): unknown {
+  if (typeof node !== 'object' || node === null || Object.isFrozen(node)) return node;
+  if (i === path.length) {
+    if (prev !== undefined && sameJson(node, prev)) return node;
+    return values.intern(node);
   }
-  return v;
-}
-
-/** obj with path[i..] set to value: each level a copy with the key in its place (spread keeps key order). */
-function withValueAt(obj: Record<string, unknown>, path: readonly string[], i: number, value: unknown): Record<string, unknown> {
   const key = path[i]!;
-  const child = i + 1 === path.length ? value : withValueAt(obj[key] as Record<string, unknown>, path, i + 1, value);
-  const out = { ...obj };
-  Object.defineProperty(out, key, { value: child, writable: true, enumerable: true, configurable: true });
+  if (key === EachElement) {
+    if (!Array.isArray(node)) return node;
+    const before = Array.isArray(prev) ? prev : undefined;
+    let out: unknown[] | undefined;
+    for (let j = 0; j < node.length; j++) {
+      const c = share(node[j], before?.[j], path, i + 1, values);
+      if (c !== node[j]) (out ??= node.slice())[j] = c;
+    }
+    return out ?? node;
+  }
+  if (Array.isArray(node) || !Object.hasOwn(node, key)) return node;
+  const child = (node as Record<string, unknown>)[key];
+  const before = typeof prev === 'object' && prev !== null && !Array.isArray(prev) && Object.hasOwn(prev, key) ? (prev as Record<string, unknown>)[key] : undefined;
+  const c = share(child, before, path, i + 1, values);
+  if (c === child) return node;
+  // A copy with the key in its place (spread keeps key order); defineProperty in case the key is __proto__.
+  const out = { ...(node as Record<string, unknown>) };
+  Object.defineProperty(out, key, { value: c, writable: true, enumerable: true, configurable: true });
   return out;
 }

@@ -58,8 +58,9 @@ export interface KindRules {
   /** Fields beyond metadata.name and metadata.namespace that field selectors may use. */
   selectableFields?(obj: KubeObject): Record<string, string>;
   /**
-   * Paths of subtrees many objects of the kind repeat: a created object is stored with one frozen copy of
-   * each shared with recent equal ones (SharedSubtrees). Memory only: the values are the same JSON.
+   * Paths of subtrees many objects of the kind repeat ("*" for each element of an array): a created or updated
+   * object is stored with one frozen copy of each, shared with recent equal ones (SharedSubtrees). Memory only:
+   * the values are the same JSON.
    */
   sharedSubtrees?: readonly (readonly string[])[];
 }
@@ -167,7 +168,7 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
 
   if (rules.sharedSubtrees) {
     const shared = new SharedSubtrees(rules.sharedSubtrees);
-    strategy.storedForm = (obj) => shared.storedForm(obj);
+    strategy.storedForm = (obj, prev) => shared.storedForm(obj, prev);
   }
   if (rules.defaultGarbageCollectionPolicy) strategy.defaultGarbageCollectionPolicy = rules.defaultGarbageCollectionPolicy;
 
