@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../shared/api/types';
 import { rfc3339 } from '../../sim/clock';
 import type { Clock } from '../../sim/clock';
 import type { Client } from '../client';
-import { GroupedLru, type LruEntry } from './grouped-lru';
+import { GroupedLru, smallInteger, type LruEntry } from './grouped-lru';
 import { EventSourceObjectSpamFilter, maxLruCacheEntries } from './spam-filter';
 
 export const EventType = { Normal: 'Normal', Warning: 'Warning' } as const;
@@ -42,6 +42,11 @@ interface EventLog extends LruEntry {
   /** The Event's name. */
   name: string;
   count: number;
+  /**
+   * When it was last seen, as milliseconds since the recorder was made: a small integer fits in the field
+   * itself, where an absolute virtual time would be a separate heap number per entry. Subtracting the epoch is
+   * exact (it is never later than the time), so every difference is the same as with absolute times.
+   */
   lastSeenAt: number;
 }
 
@@ -62,7 +67,9 @@ export class EventRecorder {
    * The eventLogger's cache: an LRU of maxLruCacheEntries keyed by getEventKey. Virtual time only moves
    * forward, so the least recently used entry is also the one seen longest ago: expired entries are the oldest.
    */
-  private readonly seen = new GroupedLru<EventLog>();
+  private readonly seen = new GroupedLru<EventLog>((e) => e.uid || e.objectName);
+  /** When the recorder was made: the cache's times count from it. */
+  private readonly epoch: number;
   private readonly spamFilter = new EventSourceObjectSpamFilter();
   /** The events client, resolved once (the client's typed accessors look it up on every use). */
   private readonly events: Client['events'];
@@ -73,6 +80,7 @@ export class EventRecorder {
     private readonly options: { client: Client; clock: Clock; source: EventSource },
   ) {
     this.events = options.client.events;
+    this.epoch = options.clock.now();
     const source = options.source;
     this.eventSource = Object.freeze(source.host ? { component: source.component, host: source.host } : { component: source.component });
   }
@@ -107,7 +115,7 @@ export class EventRecorder {
         // A hit is a use: most recently used goes last.
         this.seen.touch(previous);
         previous.count++;
-        previous.lastSeenAt = now;
+        previous.lastSeenAt = smallInteger(now - this.epoch);
         this.events.patch(previous.name, 'application/merge-patch+json', { count: previous.count, lastTimestamp: timestamp }, { namespace });
         return;
       }
@@ -133,7 +141,6 @@ export class EventRecorder {
       };
       this.events.create(ev as Event & KubeObject);
       this.seen.add({
-        group: uid || objectName,
         older: undefined,
         newer: undefined,
         kind,
@@ -146,7 +153,7 @@ export class EventRecorder {
         message: text,
         name,
         count: 1,
-        lastSeenAt: now,
+        lastSeenAt: smallInteger(now - this.epoch),
       });
       this.seen.evictBeyond(maxLruCacheEntries);
     } catch (err) {
@@ -161,7 +168,8 @@ export class EventRecorder {
    * used, so this stops at the first one still inside the window.
    */
   private forgetExpired(now: number): void {
-    for (let e = this.seen.oldest; e && now - e.lastSeenAt >= aggregationWindowMs; e = this.seen.oldest) this.seen.delete(e);
+    const at = now - this.epoch;
+    for (let e = this.seen.oldest; e && at - e.lastSeenAt >= aggregationWindowMs; e = this.seen.oldest) this.seen.delete(e);
   }
 
   /** Events remembered for aggregation (for tests). */
