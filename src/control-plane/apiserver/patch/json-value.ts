@@ -80,8 +80,10 @@ function shareValue(v: unknown, p: unknown): unknown {
       const c = shareValue(v[i], pa[i]);
       if (out) out[i] = c;
       else if (c !== pa[i]) {
-        out = pa.slice(0, i);
-        out.push(c);
+        // At its exact length: an array grown by push keeps room for 16 more elements as long as it is stored.
+        out = new Array(v.length);
+        for (let j = 0; j < i; j++) out[j] = pa[j];
+        out[i] = c;
       }
     }
     return out ? Object.freeze(out) : pa;
