@@ -106,10 +106,37 @@ function specRequests(pod: PodObject): { requests: Resource; nonZeroRequests: Re
   }
   let r = requestsByContainers.get(containers);
   if (!r || r.initContainers !== spec.initContainers || r.overhead !== spec.overhead) {
-    r = { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true), initContainers: spec.initContainers, overhead: spec.overhead };
+    const shared = sharedRequests(podRequests(pod), podRequests(pod, true));
+    r = { requests: shared.requests, nonZeroRequests: shared.nonZeroRequests, initContainers: spec.initContainers, overhead: spec.overhead };
     requestsByContainers.set(containers, r);
   }
   return r;
+}
+
+/**
+ * Requests equal to a recent pod's are that pod's objects: the pods of one template ask for the same, and the
+ * cache keeps a PodInfo per pod (read only: node totals are summed into the node's own resources).
+ */
+const recentRequests: { requests: Resource; nonZeroRequests: Resource }[] = [];
+const maxRecentRequests = 8;
+
+function sharedRequests(requests: Resource, nonZeroRequests: Resource): { requests: Resource; nonZeroRequests: Resource } {
+  for (const r of recentRequests) {
+    if (sameResource(r.requests, requests) && sameResource(r.nonZeroRequests, nonZeroRequests)) return r;
+  }
+  const r = { requests, nonZeroRequests };
+  recentRequests.unshift(r);
+  if (recentRequests.length > maxRecentRequests) recentRequests.pop();
+  return r;
+}
+
+function sameResource(a: Resource, b: Resource): boolean {
+  if (a.milliCPU !== b.milliCPU || a.memory !== b.memory || a.ephemeralStorage !== b.ephemeralStorage || a.allowedPodNumber !== b.allowedPodNumber) return false;
+  const ak = Object.keys(a.scalar);
+  const bk = Object.keys(b.scalar);
+  if (ak.length !== bk.length) return false;
+  for (let i = 0; i < ak.length; i++) if (ak[i] !== bk[i] || a.scalar[ak[i]!] !== b.scalar[ak[i]!]) return false;
+  return true;
 }
 
 /**
