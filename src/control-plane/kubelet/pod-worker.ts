@@ -56,7 +56,6 @@ interface Instance {
   image: string;
   imageID: string;
   profile: ImageProfile;
-  createdAt: number;
   startedAt: number;
   finishedAt?: number;
   exitCode?: number;
@@ -665,7 +664,6 @@ export class PodWorker {
       image: img.normalized,
       imageID: img.imageID,
       profile,
-      createdAt: now,
       startedAt: now,
       run,
       ctx,
