@@ -61,7 +61,17 @@ interface Instance {
   exitCode?: number;
   reason?: string;
   run: ProgramRun;
-  ctx: ProgramContext;
+  /**
+   * The program's context when it cannot be made again from the members below (a run re-interpreted with its
+   * network journal); otherwise undefined, and contextOf makes it when asked (exec, probes, logs): a container
+   * lives long, and its context (with the files it reads) cost ~180 bytes per pod.
+   */
+  ctx: ProgramContext | undefined;
+  /** The environment resolved at start (env is fixed for the container's life). */
+  env: Record<string, string>;
+  ref: ImageReference;
+  /** The pod's network as the container started with it. */
+  network: PodNetwork | undefined;
   exitTimer?: TimerHandle;
   plannedExit?: { at: number; code: number; reason: string };
   /** The next re-check of the answers a program waiting on the network (ProgramEnd 'poll') depends on. */
@@ -618,7 +628,19 @@ export class PodWorker {
     this.requestSync();
   }
 
-  private programContext(rec: ContainerRecord, env: Record<string, string>, profile: ImageProfile, ref: ImageReference, now: number): ProgramContext {
+  /** The program context of a started instance: the one it keeps, or the same made again from what it keeps. */
+  private contextOf(rec: ContainerRecord, inst: Instance): ProgramContext {
+    return inst.ctx ?? this.programContext(rec, inst.env, inst.profile, inst.ref, inst.startedAt, inst.network);
+  }
+
+  private programContext(
+    rec: ContainerRecord,
+    env: Record<string, string>,
+    profile: ImageProfile,
+    ref: ImageReference,
+    now: number,
+    network: PodNetwork | undefined,
+  ): ProgramContext {
     const c = rec.spec;
     const command = expandContainerArgs(c.command, env);
     const args = expandContainerArgs(c.args, env);
@@ -630,7 +652,6 @@ export class PodWorker {
         ? { '/etc/hostname': hostname, '/etc/machine-id': this.host.nodeName, '/var/run/secrets/kubernetes.io/serviceaccount/namespace': this.pod.metadata?.namespace ?? '' }
         : { '/etc/hostname': hostname, '/etc/machine-id': this.host.nodeName };
     const declaresPorts = (c.ports ?? []).length > 0;
-    const network = this.host.podNetwork?.(this.pod);
     // One literal per shape, as for files: the context lives as long as its container.
     return network
       ? { argv, imageDefault: argv === undefined, image: profile, ref, env, hostname, files, startTime: now, declaresPorts, network, internetStandIn: true }
@@ -652,7 +673,7 @@ export class PodWorker {
     rec.configRetryAt = undefined;
     const img = rec.image!;
     const profile = profileFor(img.ref);
-    const ctx = this.programContext(rec, resolved.env, profile, img.ref, now);
+    const ctx = this.programContext(rec, resolved.env, profile, img.ref, now, this.host.podNetwork?.(this.pod));
     const run = runProgram(ctx);
     const firstStart = !rec.current && !rec.carried?.restart;
     if (!firstStart) rec.restartCount++;
@@ -666,7 +687,10 @@ export class PodWorker {
       profile,
       startedAt: now,
       run,
-      ctx,
+      ctx: undefined,
+      env: resolved.env,
+      ref: img.ref,
+      network: ctx.network,
       killing: false,
       probeTimers: noProbeTimers,
       started: !rec.spec.startupProbe,
@@ -712,7 +736,7 @@ export class PodWorker {
    */
   private watchNetwork(rec: ContainerRecord, inst: Instance): void {
     const end = inst.run.end;
-    const network = inst.ctx.network;
+    const network = inst.network;
     if (end.type !== 'poll' || !network || inst.killing || inst.finishedAt !== undefined) return;
     const now = this.host.clock.now();
     // The next iteration at least a second away: a tight loop is not re-checked more often than that.
@@ -724,7 +748,7 @@ export class PodWorker {
       const journal = inst.run.network ?? [];
       const changed = end.watch.some((call) => answerKey(ask(network, call)) !== answerKey(lastAnswer(journal, call)));
       if (changed) {
-        const ctx: ProgramContext = { ...inst.ctx, networkJournal: { liveFrom: at - inst.startedAt, calls: journal } };
+        const ctx: ProgramContext = { ...this.contextOf(rec, inst), networkJournal: { liveFrom: at - inst.startedAt, calls: journal } };
         inst.run = runProgram(ctx);
         inst.ctx = ctx;
         this.host.trace({ event: 'kubelet.container.network', pod: this.key, container: rec.spec.name, end: inst.run.end.type });
@@ -810,7 +834,7 @@ export class PodWorker {
     const result = runProbe(probe, {
       container: rec.spec,
       run: inst.run,
-      ctx: inst.ctx,
+      ctx: this.contextOf(rec, inst),
       imagePorts: inst.profile.ports,
       podIP: this.sandbox?.ip ?? '',
       elapsedMs: this.host.clock.now() - inst.startedAt,
@@ -880,7 +904,7 @@ export class PodWorker {
     const preStop = rec.spec.lifecycle?.preStop;
     if (preStop && graceMs > 0) {
       if (preStop.exec?.command) {
-        const res = runExecCommand(preStop.exec.command, inst.ctx, filesAt(inst.run, now - inst.startedAt));
+        const res = runExecCommand(preStop.exec.command, this.contextOf(rec, inst), filesAt(inst.run, now - inst.startedAt));
         preStopMs = res.durationMs;
         if (res.code !== 0) {
           this.host.event(this.pod as KubeObject, 'Warning', 'FailedPreStopHook', `PreStopHook failed`, rec.fieldPath);
@@ -1137,7 +1161,7 @@ export class PodWorker {
     const rec = this.containers.get(container);
     const inst = rec?.current;
     if (!rec || !inst || inst.finishedAt !== undefined) return undefined;
-    return { spec: rec.spec, ctx: inst.ctx, run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandbox?.ip };
+    return { spec: rec.spec, ctx: this.contextOf(rec, inst), run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandbox?.ip };
   }
 }
 
