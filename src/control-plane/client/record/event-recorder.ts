@@ -31,13 +31,11 @@ const aggregationWindowMs = 10 * 60_000;
  * no copy of them.
  */
 interface EventLog extends LruEntry {
-  kind: string;
+  /** Kind, fieldPath, type and reason: few combinations, shared by the entries (see EventClass). */
+  cls: EventClass;
   namespace: string;
   objectName: string;
   uid: string;
-  fieldPath: string;
-  type: string;
-  reason: string;
   message: string;
   /** The Event's name. */
   name: string;
@@ -62,6 +60,18 @@ function nextNameSequence(clock: Clock): number {
   return seq.next++ % 1_000_000;
 }
 
+/**
+ * The parts of an event's key that few combinations of recur (Pod, spec.containers{nginx}, Normal, Pulled), one
+ * record per combination, so each remembered event holds one reference instead of four (a kubelet remembers
+ * three events per pod).
+ */
+interface EventClass {
+  readonly kind: string;
+  readonly fieldPath: string;
+  readonly type: string;
+  readonly reason: string;
+}
+
 export class EventRecorder {
   /**
    * The eventLogger's cache: an LRU of maxLruCacheEntries keyed by getEventKey. Virtual time only moves
@@ -70,6 +80,8 @@ export class EventRecorder {
   private readonly seen = new GroupedLru<EventLog>((e) => e.uid || e.objectName);
   /** When the recorder was made: the cache's times count from it. */
   private readonly epoch: number;
+  /** The event classes of this recorder's events, by reason (a cache: emptied when it holds too many). */
+  private readonly classes = new Map<string, EventClass[]>();
   private readonly spamFilter = new EventSourceObjectSpamFilter();
   /** The events client, resolved once (the client's typed accessors look it up on every use). */
   private readonly events: Client['events'];
@@ -108,7 +120,14 @@ export class EventRecorder {
     const previous = this.seen.find(
       uid || objectName,
       (e) =>
-        e.uid === uid && e.objectName === objectName && e.namespace === refNamespace && e.kind === kind && e.fieldPath === path && e.type === type && e.reason === reason && e.message === message,
+        e.uid === uid &&
+        e.objectName === objectName &&
+        e.namespace === refNamespace &&
+        e.cls.kind === kind &&
+        e.cls.fieldPath === path &&
+        e.cls.type === type &&
+        e.cls.reason === reason &&
+        e.message === message,
     );
     try {
       if (previous) {
@@ -143,13 +162,10 @@ export class EventRecorder {
       this.seen.add({
         older: undefined,
         newer: undefined,
-        kind,
+        cls: this.eventClass(kind, path, type, reason),
         namespace: refNamespace,
         objectName,
         uid,
-        fieldPath: path,
-        type,
-        reason,
         message: text,
         name,
         count: 1,
@@ -161,6 +177,21 @@ export class EventRecorder {
       if (!isStatusError(err)) throw err;
       if (previous) this.seen.delete(previous);
     }
+  }
+
+  private eventClass(kind: string, fieldPath: string, type: string, reason: string): EventClass {
+    let list = this.classes.get(reason);
+    if (list) {
+      for (const c of list) if (c.kind === kind && c.fieldPath === fieldPath && c.type === type) return c;
+    } else {
+      if (this.classes.size >= maxEventClassReasons) this.classes.clear();
+      this.classes.set(reason, (list = []));
+    }
+    const c: EventClass = Object.freeze({ kind, fieldPath, type, reason });
+    // Containers' field paths vary with their names: keep the latest few per reason.
+    if (list.length >= 16) list.shift();
+    list.push(c);
+    return c;
   }
 
   /**
@@ -177,6 +208,9 @@ export class EventRecorder {
     return this.seen.size;
   }
 }
+
+/** Reasons whose event classes a recorder remembers before it starts again. */
+const maxEventClassReasons = 256;
 
 /**
  * Messages of recent Events by their text, per cluster (its clock), so Events with the same message share one

@@ -29,13 +29,10 @@ export function spamKey(source: SpamFilterSource, ref: ObjectReference): string 
 /** golang.org/x/time/rate's Limiter as flowcontrol's passive token bucket uses it: starts full, refills continuously. */
 interface Bucket extends LruEntry {
   /** The spam key's parts (getSpamKey), compared one by one instead of joined into a string per object. */
-  component: string;
-  host: string;
-  kind: string;
+  source: BucketSource;
   namespace: string;
   name: string;
   uid: string;
-  apiVersion: string;
   tokens: number;
   /**
    * When the bucket was last refilled, as milliseconds since the filter's first event: a small integer fits in
@@ -45,11 +42,24 @@ interface Bucket extends LruEntry {
   last: number;
 }
 
+/**
+ * The parts of a spam key that few combinations of recur (the recorder's source, the object's kind and API
+ * version): one record per combination, so a bucket holds one reference instead of four.
+ */
+interface BucketSource {
+  readonly component: string;
+  readonly host: string;
+  readonly kind: string;
+  readonly apiVersion: string;
+}
+
 export class EventSourceObjectSpamFilter {
   /** The buckets by object (its uid, else its name), in least-recently-used order. */
   private readonly cache = new GroupedLru<Bucket>((b) => b.uid || b.name);
   /** The time of the first event filtered: bucket times count from it. */
   private epoch: number | undefined;
+  /** The bucket sources seen (a cache: emptied when it holds too many). */
+  private sources: BucketSource[] = [];
 
   constructor(
     private readonly options: { burst?: number; qps?: number; cacheSize?: number } = {},
@@ -71,7 +81,14 @@ export class EventSourceObjectSpamFilter {
     const at = smallInteger(now - epoch);
     let bucket = this.cache.find(
       group,
-      (b) => b.uid === uid && b.name === name && b.namespace === namespace && b.kind === kind && b.apiVersion === apiVersion && b.component === component && b.host === host,
+      (b) =>
+        b.uid === uid &&
+        b.name === name &&
+        b.namespace === namespace &&
+        b.source.kind === kind &&
+        b.source.apiVersion === apiVersion &&
+        b.source.component === component &&
+        b.source.host === host,
     );
     if (bucket) {
       this.cache.touch(bucket); // most recently used
@@ -79,13 +96,21 @@ export class EventSourceObjectSpamFilter {
       bucket.tokens = Math.min(burst, bucket.tokens + elapsedSeconds * qps);
       bucket.last = at;
     } else {
-      bucket = { older: undefined, newer: undefined, component, host, kind, namespace, name, uid, apiVersion, tokens: burst, last: at };
+      bucket = { older: undefined, newer: undefined, source: this.sourceOf(component, host, kind, apiVersion), namespace, name, uid, tokens: burst, last: at };
       this.cache.add(bucket);
       this.cache.evictBeyond(this.options.cacheSize ?? maxLruCacheEntries);
     }
     if (bucket.tokens < 1) return true;
     bucket.tokens -= 1;
     return false;
+  }
+
+  private sourceOf(component: string, host: string, kind: string, apiVersion: string): BucketSource {
+    for (const s of this.sources) if (s.kind === kind && s.apiVersion === apiVersion && s.component === component && s.host === host) return s;
+    if (this.sources.length >= 64) this.sources = [];
+    const s: BucketSource = Object.freeze({ component, host, kind, apiVersion });
+    this.sources.push(s);
+    return s;
   }
 
   /** Keys held (for tests). */
