@@ -1111,20 +1111,15 @@ export class PodWorker {
       { type: 'PodScheduled', status: 'True' },
     ];
     const stamp = rfc3339(now);
-    const status: PodStatus = {
-      phase,
-      conditions: mergeConditions(existing, generated, stamp),
-      hostIP: this.host.hostIP,
-      hostIPs: [{ ip: this.host.hostIP }],
-      startTime: rfc3339(this.startTime ?? now),
-      containerStatuses: statuses,
-      qosClass: pod.status?.qosClass ?? computePodQOS(spec as unknown as Record<string, unknown>),
-    };
+    const conditions = mergeConditions(existing, generated, stamp);
+    const startTime = rfc3339(this.startTime ?? now);
+    const qosClass = pod.status?.qosClass ?? computePodQOS(spec as unknown as Record<string, unknown>);
     const ip = this.sandbox?.ip ?? pod.status?.podIP;
-    if (ip) {
-      status.podIP = ip;
-      status.podIPs = [{ ip }];
-    }
+    // One literal per shape, podIP included: the kubelet keeps the status it last wrote for every pod, and a
+    // member added afterwards costs the object a separate property array.
+    const status: PodStatus = ip
+      ? { phase, conditions, hostIP: this.host.hostIP, hostIPs: [{ ip: this.host.hostIP }], startTime, containerStatuses: statuses, qosClass, podIP: ip, podIPs: [{ ip }] }
+      : { phase, conditions, hostIP: this.host.hostIP, hostIPs: [{ ip: this.host.hostIP }], startTime, containerStatuses: statuses, qosClass };
     if (initStatuses.length) status.initContainerStatuses = initStatuses;
     if (this.terminalReason) {
       status.reason = this.terminalReason.reason;
