@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/api/types';
-import { RecentValues, SharedSubtrees } from './recent-values';
+import { RecentValues, SharedSubtrees, ValuesByText } from './recent-values';
 
 describe('RecentValues', () => {
   it('hands back one frozen copy for values with the same JSON text', () => {
@@ -79,5 +79,25 @@ describe('SharedSubtrees', () => {
     const shared = new SharedSubtrees(paths);
     const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } };
     expect(shared.storedForm(bare)).toBe(bare);
+  });
+});
+
+describe('ValuesByText', () => {
+  it('hands back one frozen copy per JSON text however many others came between', () => {
+    const byText = new ValuesByText(100);
+    const first = byText.intern([{ ip: '192.168.49.2' }]);
+    for (let i = 3; i < 60; i++) byText.intern([{ ip: `192.168.49.${i}` }]);
+    expect(byText.intern([{ ip: '192.168.49.2' }])).toBe(first);
+    expect(Object.isFrozen(first[0])).toBe(true);
+  });
+
+  it('serves a path of SharedSubtrees', () => {
+    const shared = new SharedSubtrees([], [['status', 'hostIPs']]);
+    const pod = (name: string, ip: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, status: { hostIPs: [{ ip }] } });
+    const a = shared.storedForm(pod('a', '10.0.0.1'));
+    shared.storedForm(pod('b', '10.0.0.2'));
+    const c = shared.storedForm(pod('c', '10.0.0.1'));
+    expect((c.status as any).hostIPs).toBe((a.status as any).hostIPs);
+    expect(JSON.stringify(c)).toBe(JSON.stringify(pod('c', '10.0.0.1')));
   });
 });

@@ -33,6 +33,30 @@ export class RecentValues {
   }
 }
 
+/**
+ * Frozen values by their JSON text, for values that recur across many interleaved writers (a node's host IPs:
+ * a thousand kubelets write in turn, too many for RecentValues). Bounded: it starts again when full.
+ */
+export class ValuesByText {
+  private readonly byText = new Map<string, unknown>();
+
+  constructor(private readonly max: number) {}
+
+  intern<T>(value: T): T {
+    if (typeof value !== 'object' || value === null) return value;
+    const text = JSON.stringify(value);
+    const known = this.byText.get(text);
+    if (known !== undefined) return known as T;
+    if (this.byText.size >= this.max) this.byText.clear();
+    const copy = frozenCopy(value);
+    this.byText.set(text, copy);
+    return copy;
+  }
+}
+
+/** How many values by text a path remembers (a node's worth each). */
+const byTextPerPath = 8192;
+
 /** How many recent values each path remembers: a few templates, recorders or transition times interleave. */
 const recentPerPath = 16;
 
@@ -44,10 +68,14 @@ export const EachElement = '*';
  * shared with recent equal ones.
  */
 export class SharedSubtrees {
-  private readonly paths: { path: readonly string[]; values: RecentValues }[];
+  private readonly paths: { path: readonly string[]; values: RecentValues | ValuesByText }[];
 
-  constructor(paths: readonly (readonly string[])[]) {
-    this.paths = paths.map((path) => ({ path, values: new RecentValues(recentPerPath) }));
+  /** textPaths: paths whose values recur across many interleaved writers, remembered by their JSON text. */
+  constructor(paths: readonly (readonly string[])[], textPaths: readonly (readonly string[])[] = []) {
+    this.paths = [
+      ...paths.map((path) => ({ path, values: new RecentValues(recentPerPath) })),
+      ...textPaths.map((path) => ({ path, values: new ValuesByText(byTextPerPath) })),
+    ];
   }
 
   /**
@@ -62,7 +90,7 @@ export class SharedSubtrees {
   }
 }
 
-function share(node: unknown, prev: unknown, path: readonly string[], i: number, values: RecentValues): unknown {
+function share(node: unknown, prev: unknown, path: readonly string[], i: number, values: RecentValues | ValuesByText): unknown {
   if (typeof node !== 'object' || node === null || Object.isFrozen(node)) return node;
   if (i === path.length) {
     if (prev !== undefined && sameJson(node, prev)) return node;

@@ -63,6 +63,8 @@ export interface KindRules {
    * the values are the same JSON.
    */
   sharedSubtrees?: readonly (readonly string[])[];
+  /** Like sharedSubtrees, for values many interleaved writers repeat (one per node): remembered by JSON text. */
+  sharedByText?: readonly (readonly string[])[];
 }
 
 /** Everything in the object except metadata and status: what "spec changed" means for most kinds. */
@@ -166,8 +168,8 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
     },
   };
 
-  if (rules.sharedSubtrees) {
-    const shared = new SharedSubtrees(rules.sharedSubtrees);
+  if (rules.sharedSubtrees || rules.sharedByText) {
+    const shared = new SharedSubtrees(rules.sharedSubtrees ?? [], rules.sharedByText);
     strategy.storedForm = (obj, prev) => shared.storedForm(obj, prev);
   }
   if (rules.defaultGarbageCollectionPolicy) strategy.defaultGarbageCollectionPolicy = rules.defaultGarbageCollectionPolicy;

@@ -107,6 +107,8 @@ export function podStrategy(rt: ResourceType): ResourceStrategy {
       ['status', 'containerStatuses', '*', 'state'],
       ['status', 'containerStatuses', '*', 'lastState'],
     ],
+    // Every pod of a node repeats its host IPs.
+    sharedByText: [['status', 'hostIPs']],
     applyDefaults(pod) {
       defaultPod(spec(pod));
     },
