@@ -256,6 +256,8 @@ export class PodWorker {
   writtenStatus: PodStatus | undefined;
   /** The stored status writtenStatus was last shared with (the kubelet's shareWrittenStatus), to do it once per version. */
   writtenSharedWith: PodStatus | undefined;
+  /** The kubelet's admission: this pod's requests, computed at the first need (container resources are immutable). */
+  admissionRequests: { cpu: number; memory: number } | undefined = undefined;
 
   constructor(
     private readonly host: PodWorkerHost,
