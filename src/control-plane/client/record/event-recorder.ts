@@ -80,8 +80,6 @@ export class EventRecorder {
   private readonly seen = new GroupedLru<EventLog>((e) => e.uid || e.objectName);
   /** When the recorder was made: the cache's times count from it. */
   private readonly epoch: number;
-  /** The event classes of this recorder's events, by reason (a cache: emptied when it holds too many). */
-  private readonly classes = new Map<string, EventClass[]>();
   private readonly spamFilter = new EventSourceObjectSpamFilter();
   /** The events client, resolved once (the client's typed accessors look it up on every use). */
   private readonly events: Client['events'];
@@ -162,7 +160,7 @@ export class EventRecorder {
       this.seen.add({
         older: undefined,
         newer: undefined,
-        cls: this.eventClass(kind, path, type, reason),
+        cls: eventClass(kind, path, type, reason),
         namespace: refNamespace,
         objectName,
         uid,
@@ -177,21 +175,6 @@ export class EventRecorder {
       if (!isStatusError(err)) throw err;
       if (previous) this.seen.delete(previous);
     }
-  }
-
-  private eventClass(kind: string, fieldPath: string, type: string, reason: string): EventClass {
-    let list = this.classes.get(reason);
-    if (list) {
-      for (const c of list) if (c.kind === kind && c.fieldPath === fieldPath && c.type === type) return c;
-    } else {
-      if (this.classes.size >= maxEventClassReasons) this.classes.clear();
-      this.classes.set(reason, (list = []));
-    }
-    const c: EventClass = Object.freeze({ kind, fieldPath, type, reason });
-    // Containers' field paths vary with their names: keep the latest few per reason.
-    if (list.length >= 16) list.shift();
-    list.push(c);
-    return c;
   }
 
   /**
@@ -209,8 +192,27 @@ export class EventRecorder {
   }
 }
 
-/** Reasons whose event classes a recorder remembers before it starts again. */
+/**
+ * Event classes by reason, shared by every recorder (they are frozen values: a kubelet's recorder per node would
+ * otherwise keep a table of its own). A cache: emptied when it holds too many reasons.
+ */
+const eventClasses = new Map<string, EventClass[]>();
 const maxEventClassReasons = 256;
+
+function eventClass(kind: string, fieldPath: string, type: string, reason: string): EventClass {
+  let list = eventClasses.get(reason);
+  if (list) {
+    for (const c of list) if (c.kind === kind && c.fieldPath === fieldPath && c.type === type) return c;
+  } else {
+    if (eventClasses.size >= maxEventClassReasons) eventClasses.clear();
+    eventClasses.set(reason, (list = []));
+  }
+  const c: EventClass = Object.freeze({ kind, fieldPath, type, reason });
+  // Containers' field paths vary with their names: keep the latest few per reason.
+  if (list.length >= 16) list.shift();
+  list.push(c);
+  return c;
+}
 
 /**
  * Messages of recent Events by their text, per cluster (its clock), so Events with the same message share one

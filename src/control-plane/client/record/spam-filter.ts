@@ -53,13 +53,32 @@ interface BucketSource {
   readonly apiVersion: string;
 }
 
+/**
+ * Bucket sources by component and host, shared by every filter (frozen values; a filter per node would otherwise
+ * keep a list of its own). A cache: emptied when it holds too many.
+ */
+const bucketSources = new Map<string, BucketSource[]>();
+
+function bucketSource(component: string, host: string, kind: string, apiVersion: string): BucketSource {
+  const key = host || component;
+  let list = bucketSources.get(key);
+  if (list) {
+    for (const s of list) if (s.kind === kind && s.apiVersion === apiVersion && s.component === component && s.host === host) return s;
+  } else {
+    if (bucketSources.size >= 8192) bucketSources.clear();
+    bucketSources.set(key, (list = []));
+  }
+  const s: BucketSource = Object.freeze({ component, host, kind, apiVersion });
+  if (list.length >= 16) list.shift();
+  list.push(s);
+  return s;
+}
+
 export class EventSourceObjectSpamFilter {
   /** The buckets by object (its uid, else its name), in least-recently-used order. */
   private readonly cache = new GroupedLru<Bucket>((b) => b.uid || b.name);
   /** The time of the first event filtered: bucket times count from it. */
   private epoch: number | undefined;
-  /** The bucket sources seen (a cache: emptied when it holds too many). */
-  private sources: BucketSource[] = [];
 
   constructor(
     private readonly options: { burst?: number; qps?: number; cacheSize?: number } = {},
@@ -96,21 +115,13 @@ export class EventSourceObjectSpamFilter {
       bucket.tokens = Math.min(burst, bucket.tokens + elapsedSeconds * qps);
       bucket.last = at;
     } else {
-      bucket = { older: undefined, newer: undefined, source: this.sourceOf(component, host, kind, apiVersion), namespace, name, uid, tokens: burst, last: at };
+      bucket = { older: undefined, newer: undefined, source: bucketSource(component, host, kind, apiVersion), namespace, name, uid, tokens: burst, last: at };
       this.cache.add(bucket);
       this.cache.evictBeyond(this.options.cacheSize ?? maxLruCacheEntries);
     }
     if (bucket.tokens < 1) return true;
     bucket.tokens -= 1;
     return false;
-  }
-
-  private sourceOf(component: string, host: string, kind: string, apiVersion: string): BucketSource {
-    for (const s of this.sources) if (s.kind === kind && s.apiVersion === apiVersion && s.component === component && s.host === host) return s;
-    if (this.sources.length >= 64) this.sources = [];
-    const s: BucketSource = Object.freeze({ component, host, kind, apiVersion });
-    this.sources.push(s);
-    return s;
   }
 
   /** Keys held (for tests). */
