@@ -90,6 +90,11 @@ export interface ResourceStrategy {
   defaultGarbageCollectionPolicy?: { policy: 'OrphanDependents'; warning?: string };
   /** Fields the kind supports in field selectors, with how to read them (metadata.name/namespace always). */
   selectableFields?(obj: KubeObject): Record<string, string>;
+  /**
+   * What a create or update stores for obj (before toStored; prev is the stored value it replaces): obj, or a shallow copy whose repeated subtrees are frozen
+   * values shared with other objects of the kind. The same JSON; obj (the answer) is not modified.
+   */
+  storedForm?(obj: KubeObject, prev?: KubeObject): KubeObject;
 }
 
 // ---------------------------------------------------------------- admission

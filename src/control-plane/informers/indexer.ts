@@ -102,21 +102,14 @@ export class IndexChangeTracker {
 const emptyKeys: ReadonlySet<string> = new Set();
 
 /**
- * One index's values for one object, as computed when the object was stored: undefined for none, the string
- * for one (the usual case: no array kept), else the array.
+ * A stored object with its insertion sequence. Its index values are not kept: index functions are pure
+ * functions of a frozen object, so replacing or deleting it calls them on the old object again (as client-go's
+ * thread_safe_store does). Keeping them cost an array per object in every informer.
  */
-type StoredValues = string | readonly string[] | undefined;
-
-/** A stored object with its insertion sequence and its values under every index, in `entries` order. */
 interface Slot<T> {
   obj: T;
   /** Insertion sequence: list() order (a Map keeps first-insertion order), for byIndexInListOrder. */
   readonly seq: number;
-  /**
-   * The object's index values, kept so that replacing or deleting it needs no second call of every index
-   * function on the old object (the old values are these).
-   */
-  readonly values: StoredValues[];
 }
 
 export class Indexer<T extends KubeObject = KubeObject> {
@@ -146,7 +139,6 @@ export class Indexer<T extends KubeObject = KubeObject> {
       this.entries.push({ name, fn, index, trackers: undefined });
       for (const [key, slot] of this.items) {
         const values = fn(slot.obj);
-        slot.values.push(compact(values));
         for (const v of values) addTo(index, v, key);
       }
     }
@@ -207,30 +199,26 @@ export class Indexer<T extends KubeObject = KubeObject> {
     const slot = this.items.get(key);
     const entries = this.entries;
     if (slot === undefined) {
-      // Made at its final length: an array grown by push reserves room for 16 more values, per object.
-      const values = new Array<StoredValues>(entries.length);
       // The key is kept as long as the object (here and in every index bucket): one flat string, not the
       // tree of pieces a concatenation leaves (the namespace, "/", the name).
       key = flatKey(key);
       for (let e = 0; e < entries.length; e++) {
         const after = entries[e].fn(obj);
-        values[e] = compact(after);
-        this.record(entries[e], key, undefined, after);
+        this.record(entries[e], key, noValues, after);
         for (let i = 0; i < after.length; i++) addTo(entries[e].index, after[i], key);
       }
-      this.items.set(key, { obj, seq: this.nextSeq++, values });
+      this.items.set(key, { obj, seq: this.nextSeq++ });
       return undefined;
     }
     const old = slot.obj;
     slot.obj = obj;
     for (let e = 0; e < entries.length; e++) {
-      const before = slot.values[e];
+      const before = entries[e].fn(old);
       const after = entries[e].fn(obj);
       this.record(entries[e], key, before, after);
       // Common case: an update that keeps the index values (a status write) touches nothing.
       if (sameValues(before, after)) continue;
-      slot.values[e] = compact(after);
-      forEachValue(before, (v) => removeFrom(entries[e].index, v, key));
+      for (let i = 0; i < before.length; i++) removeFrom(entries[e].index, before[i], key);
       for (let i = 0; i < after.length; i++) addTo(entries[e].index, after[i], key);
     }
     return old;
@@ -243,9 +231,9 @@ export class Indexer<T extends KubeObject = KubeObject> {
     this.items.delete(key);
     const entries = this.entries;
     for (let e = 0; e < entries.length; e++) {
-      const before = slot.values[e];
+      const before = entries[e].fn(slot.obj);
       this.record(entries[e], key, before, noValues);
-      forEachValue(before, (v) => removeFrom(entries[e].index, v, key));
+      for (let i = 0; i < before.length; i++) removeFrom(entries[e].index, before[i], key);
     }
     return slot.obj;
   }
@@ -300,12 +288,11 @@ export class Indexer<T extends KubeObject = KubeObject> {
   }
 
   /** Tells the index's change trackers that the key had these values before and after. */
-  private record(entry: IndexEntry, key: string, before: StoredValues, after: readonly string[]): void {
+  private record(entry: IndexEntry, key: string, before: readonly string[], after: readonly string[]): void {
     const trackers = entry.trackers;
     if (!trackers) return;
-    const beforeList = before === undefined ? noValues : typeof before === 'string' ? [before] : before;
     for (const t of trackers) {
-      t.record(beforeList, key);
+      t.record(before, key);
       t.record(after, key);
     }
   }
@@ -330,23 +317,12 @@ function flatKey(key: string): string {
   return key;
 }
 
-function compact(values: readonly string[]): StoredValues {
-  return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
-}
-
-/** Whether stored values equal a fresh result, in order. */
-function sameValues(a: StoredValues, b: readonly string[]): boolean {
-  if (a === undefined) return b.length === 0;
-  if (typeof a === 'string') return b.length === 1 && b[0] === a;
+/** Whether two results of an index function hold the same values, in order. */
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function forEachValue(values: StoredValues, fn: (v: string) => void): void {
-  if (values === undefined) return;
-  if (typeof values === 'string') fn(values);
-  else for (let i = 0; i < values.length; i++) fn(values[i]);
 }
 
 function addTo(index: Map<string, Set<string>>, value: string, key: string): void {

@@ -136,7 +136,6 @@ export class Kubelet implements PodWorkerHost {
   /** The volume manager's wait for PVC volumes to be bound and attached. */
   private readonly attachWaiter = new AttachWaiter();
   private readonly networkOf: KubeletOptions['podNetwork'];
-  private readonly workerRequests = new WeakMap<PodWorker, { cpu: number; memory: number }>();
   private capacityCache: { pods: number; cpu: number; memory: number } | undefined;
   private allocatableCache: Record<string, string> | undefined;
 
@@ -526,12 +525,7 @@ export class Kubelet implements PodWorkerHost {
    * in-place resize), and admission sums them over every pod of the node for each new one.
    */
   private requestsOf(w: PodWorker): { cpu: number; memory: number } {
-    let r = this.workerRequests.get(w);
-    if (!r) {
-      r = podRequests(w.pod);
-      this.workerRequests.set(w, r);
-    }
-    return r;
+    return (w.admissionRequests ??= sharedRequests(podRequests(w.pod)));
   }
 
   /** The node's allocatable, parsed once (the config is fixed for the kubelet's life). */
@@ -909,6 +903,20 @@ export class Kubelet implements PodWorkerHost {
 
 function outOf(resource: string, requested: number, used: number, capacity: number): { reason: string; message: string } {
   return { reason: `OutOf${resource}`, message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}` };
+}
+
+/**
+ * Requests equal to a recent pod's are that pod's record (read only): the pods of a template ask for the same,
+ * and every pod worker keeps one.
+ */
+const recentRequests: Readonly<{ cpu: number; memory: number }>[] = [];
+
+function sharedRequests(r: { cpu: number; memory: number }): { cpu: number; memory: number } {
+  for (const x of recentRequests) if (x.cpu === r.cpu && x.memory === r.memory) return x;
+  const frozen = Object.freeze(r);
+  recentRequests.unshift(frozen);
+  if (recentRequests.length > 8) recentRequests.pop();
+  return frozen;
 }
 
 /** PodRequests: max(sum of containers + sidecars, each init container + the sidecars before it), cpu in millicores. */

@@ -196,9 +196,29 @@ export function mergeConditions(existing: readonly PodCondition[], generated: re
     out.push(internCondition(g, old && old.status === g.status ? (old.lastTransitionTime ?? now) : now));
   }
   for (const e of existing) if (!kubeletOwned.includes(e.type)) out.push(e);
-  // At its exact length: the kubelet keeps the status it last wrote for every pod, and a list grown by push
-  // holds room for 16 more conditions.
-  return out.slice();
+  return internConditionList(out);
+}
+
+/**
+ * The list of conditions, shared: the kubelet keeps the status it last wrote for every pod, and pods that reached
+ * their state in the same second have the same (interned) conditions, so one frozen list serves them. A recent
+ * list with the same elements is taken; otherwise a copy at its exact length (one grown by push holds room for 16
+ * more conditions).
+ */
+const recentConditionLists: (readonly PodCondition[])[] = [];
+
+function internConditionList(list: PodCondition[]): PodCondition[] {
+  for (let i = 0; i < recentConditionLists.length; i++) {
+    const r = recentConditionLists[i]!;
+    if (r.length !== list.length) continue;
+    let same = true;
+    for (let j = 0; same && j < r.length; j++) same = r[j] === list[j];
+    if (same) return r as PodCondition[];
+  }
+  const out = Object.freeze(list.slice());
+  recentConditionLists.unshift(out);
+  if (recentConditionLists.length > 8) recentConditionLists.pop();
+  return out as PodCondition[];
 }
 
 /**

@@ -56,13 +56,22 @@ interface Instance {
   image: string;
   imageID: string;
   profile: ImageProfile;
-  createdAt: number;
   startedAt: number;
   finishedAt?: number;
   exitCode?: number;
   reason?: string;
   run: ProgramRun;
-  ctx: ProgramContext;
+  /**
+   * The program's context when it cannot be made again from the members below (a run re-interpreted with its
+   * network journal); otherwise undefined, and contextOf makes it when asked (exec, probes, logs): a container
+   * lives long, and its context (with the files it reads) cost ~180 bytes per pod.
+   */
+  ctx: ProgramContext | undefined;
+  /** The environment resolved at start (env is fixed for the container's life). */
+  env: Record<string, string>;
+  ref: ImageReference;
+  /** The pod's network as the container started with it. */
+  network: PodNetwork | undefined;
   exitTimer?: TimerHandle;
   plannedExit?: { at: number; code: number; reason: string };
   /** The next re-check of the answers a program waiting on the network (ProgramEnd 'poll') depends on. */
@@ -247,6 +256,8 @@ export class PodWorker {
   writtenStatus: PodStatus | undefined;
   /** The stored status writtenStatus was last shared with (the kubelet's shareWrittenStatus), to do it once per version. */
   writtenSharedWith: PodStatus | undefined;
+  /** The kubelet's admission: this pod's requests, computed at the first need (container resources are immutable). */
+  admissionRequests: { cpu: number; memory: number } | undefined = undefined;
 
   constructor(
     private readonly host: PodWorkerHost,
@@ -619,7 +630,19 @@ export class PodWorker {
     this.requestSync();
   }
 
-  private programContext(rec: ContainerRecord, env: Record<string, string>, profile: ImageProfile, ref: ImageReference, now: number): ProgramContext {
+  /** The program context of a started instance: the one it keeps, or the same made again from what it keeps. */
+  private contextOf(rec: ContainerRecord, inst: Instance): ProgramContext {
+    return inst.ctx ?? this.programContext(rec, inst.env, inst.profile, inst.ref, inst.startedAt, inst.network);
+  }
+
+  private programContext(
+    rec: ContainerRecord,
+    env: Record<string, string>,
+    profile: ImageProfile,
+    ref: ImageReference,
+    now: number,
+    network: PodNetwork | undefined,
+  ): ProgramContext {
     const c = rec.spec;
     const command = expandContainerArgs(c.command, env);
     const args = expandContainerArgs(c.args, env);
@@ -631,7 +654,6 @@ export class PodWorker {
         ? { '/etc/hostname': hostname, '/etc/machine-id': this.host.nodeName, '/var/run/secrets/kubernetes.io/serviceaccount/namespace': this.pod.metadata?.namespace ?? '' }
         : { '/etc/hostname': hostname, '/etc/machine-id': this.host.nodeName };
     const declaresPorts = (c.ports ?? []).length > 0;
-    const network = this.host.podNetwork?.(this.pod);
     // One literal per shape, as for files: the context lives as long as its container.
     return network
       ? { argv, imageDefault: argv === undefined, image: profile, ref, env, hostname, files, startTime: now, declaresPorts, network, internetStandIn: true }
@@ -653,7 +675,7 @@ export class PodWorker {
     rec.configRetryAt = undefined;
     const img = rec.image!;
     const profile = profileFor(img.ref);
-    const ctx = this.programContext(rec, resolved.env, profile, img.ref, now);
+    const ctx = this.programContext(rec, resolved.env, profile, img.ref, now, this.host.podNetwork?.(this.pod));
     const run = runProgram(ctx);
     const firstStart = !rec.current && !rec.carried?.restart;
     if (!firstStart) rec.restartCount++;
@@ -665,10 +687,12 @@ export class PodWorker {
       image: img.normalized,
       imageID: img.imageID,
       profile,
-      createdAt: now,
       startedAt: now,
       run,
-      ctx,
+      ctx: undefined,
+      env: resolved.env,
+      ref: img.ref,
+      network: ctx.network,
       killing: false,
       probeTimers: noProbeTimers,
       started: !rec.spec.startupProbe,
@@ -714,7 +738,7 @@ export class PodWorker {
    */
   private watchNetwork(rec: ContainerRecord, inst: Instance): void {
     const end = inst.run.end;
-    const network = inst.ctx.network;
+    const network = inst.network;
     if (end.type !== 'poll' || !network || inst.killing || inst.finishedAt !== undefined) return;
     const now = this.host.clock.now();
     // The next iteration at least a second away: a tight loop is not re-checked more often than that.
@@ -726,7 +750,7 @@ export class PodWorker {
       const journal = inst.run.network ?? [];
       const changed = end.watch.some((call) => answerKey(ask(network, call)) !== answerKey(lastAnswer(journal, call)));
       if (changed) {
-        const ctx: ProgramContext = { ...inst.ctx, networkJournal: { liveFrom: at - inst.startedAt, calls: journal } };
+        const ctx: ProgramContext = { ...this.contextOf(rec, inst), networkJournal: { liveFrom: at - inst.startedAt, calls: journal } };
         inst.run = runProgram(ctx);
         inst.ctx = ctx;
         this.host.trace({ event: 'kubelet.container.network', pod: this.key, container: rec.spec.name, end: inst.run.end.type });
@@ -812,7 +836,7 @@ export class PodWorker {
     const result = runProbe(probe, {
       container: rec.spec,
       run: inst.run,
-      ctx: inst.ctx,
+      ctx: this.contextOf(rec, inst),
       imagePorts: inst.profile.ports,
       podIP: this.sandbox?.ip ?? '',
       elapsedMs: this.host.clock.now() - inst.startedAt,
@@ -882,7 +906,7 @@ export class PodWorker {
     const preStop = rec.spec.lifecycle?.preStop;
     if (preStop && graceMs > 0) {
       if (preStop.exec?.command) {
-        const res = runExecCommand(preStop.exec.command, inst.ctx, filesAt(inst.run, now - inst.startedAt));
+        const res = runExecCommand(preStop.exec.command, this.contextOf(rec, inst), filesAt(inst.run, now - inst.startedAt));
         preStopMs = res.durationMs;
         if (res.code !== 0) {
           this.host.event(this.pod as KubeObject, 'Warning', 'FailedPreStopHook', `PreStopHook failed`, rec.fieldPath);
@@ -1089,20 +1113,15 @@ export class PodWorker {
       { type: 'PodScheduled', status: 'True' },
     ];
     const stamp = rfc3339(now);
-    const status: PodStatus = {
-      phase,
-      conditions: mergeConditions(existing, generated, stamp),
-      hostIP: this.host.hostIP,
-      hostIPs: [{ ip: this.host.hostIP }],
-      startTime: rfc3339(this.startTime ?? now),
-      containerStatuses: statuses,
-      qosClass: pod.status?.qosClass ?? computePodQOS(spec as unknown as Record<string, unknown>),
-    };
+    const conditions = mergeConditions(existing, generated, stamp);
+    const startTime = rfc3339(this.startTime ?? now);
+    const qosClass = pod.status?.qosClass ?? computePodQOS(spec as unknown as Record<string, unknown>);
     const ip = this.sandbox?.ip ?? pod.status?.podIP;
-    if (ip) {
-      status.podIP = ip;
-      status.podIPs = [{ ip }];
-    }
+    // One literal per shape, podIP included: the kubelet keeps the status it last wrote for every pod, and a
+    // member added afterwards costs the object a separate property array.
+    const status: PodStatus = ip
+      ? { phase, conditions, hostIP: this.host.hostIP, hostIPs: [{ ip: this.host.hostIP }], startTime, containerStatuses: statuses, qosClass, podIP: ip, podIPs: [{ ip }] }
+      : { phase, conditions, hostIP: this.host.hostIP, hostIPs: [{ ip: this.host.hostIP }], startTime, containerStatuses: statuses, qosClass };
     if (initStatuses.length) status.initContainerStatuses = initStatuses;
     if (this.terminalReason) {
       status.reason = this.terminalReason.reason;
@@ -1139,7 +1158,7 @@ export class PodWorker {
     const rec = this.containers.get(container);
     const inst = rec?.current;
     if (!rec || !inst || inst.finishedAt !== undefined) return undefined;
-    return { spec: rec.spec, ctx: inst.ctx, run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandbox?.ip };
+    return { spec: rec.spec, ctx: this.contextOf(rec, inst), run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandbox?.ip };
   }
 }
 

@@ -37,6 +37,18 @@ describe('runProgram', () => {
     expect(runProgram(ctx('alpine', ['tail', '-f', '/dev/null'])).end.type).toBe('forever');
   });
 
+  it('shares one frozen run among programs that record nothing and block alike', () => {
+    const a = runProgram(ctx('registry.k8s.io/pause:3.10', undefined));
+    const b = runProgram(ctx('registry.k8s.io/pause:3.10', undefined, { hostname: 'pod-2' }));
+    expect(b).toBe(a);
+    expect(Object.isFrozen(a) && Object.isFrozen(a.end)).toBe(true);
+    expect(a.end).toEqual({ type: 'forever', at: a.end.at });
+    expect(a.events).toEqual([]);
+    // A run that records something is its own.
+    const echo = runProgram(ctx('busybox', ['sh', '-c', 'echo hi; sleep infinity']));
+    expect(echo).not.toBe(runProgram(ctx('busybox', ['sh', '-c', 'echo hi; sleep infinity'])));
+  });
+
   it('turns an endless loop into a periodic run whose output grows with time', () => {
     const run = runProgram(ctx('busybox', ['sh', '-c', 'while true; do echo "tick"; sleep 2; done']));
     expect(run.end).toMatchObject({ type: 'loop', at: 0, period: 2000 });

@@ -1031,10 +1031,37 @@ export function runProgram(ctx: ProgramContext): ProgramRun {
   }
   const events = it.events.length ? it.events.slice().sort((a, b) => a.at - b.at) : noneRecorded;
   const allocations = it.allocations.length ? it.allocations : noneRecorded;
+  const network = ctx.network ? (it.calls.length ? it.calls : noneRecorded) : undefined;
+  if (events === noneRecorded && allocations === noneRecorded && network !== it.calls && end.type === 'forever') {
+    return quietRun(end.at, it.serves, it.sigterm, network !== undefined);
+  }
   // One literal per shape: a member added by spread would cost the run a separate property array.
-  return ctx.network
-    ? { events, end, serves: it.serves, allocations, sigterm: it.sigterm, network: it.calls.length ? it.calls : noneRecorded }
+  return network
+    ? { events, end, serves: it.serves, allocations, sigterm: it.sigterm, network }
     : { events, end, serves: it.serves, allocations, sigterm: it.sigterm };
+}
+
+/**
+ * Runs that record nothing and then block (a server, `sleep infinity`, the pause container), shared: they differ
+ * only in these few values, and a run lives as long as its container. Frozen: nothing changes a finished run.
+ */
+const quietRuns = new Map<string, ProgramRun>();
+
+function quietRun(at: number, serves: boolean, sigterm: SigtermAction, withNetwork: boolean): ProgramRun {
+  const key = `${at}|${serves}|${sigterm}|${withNetwork}`;
+  let run = quietRuns.get(key);
+  if (!run) {
+    const end: ProgramEnd = Object.freeze({ type: 'forever', at });
+    run = Object.freeze(
+      withNetwork
+        ? { events: noneRecorded, end, serves, allocations: noneRecorded, sigterm, network: noneRecorded }
+        : { events: noneRecorded, end, serves, allocations: noneRecorded, sigterm },
+    );
+    // A cache of a few shapes; the start offsets of blocking programs vary little.
+    if (quietRuns.size >= 256) quietRuns.clear();
+    quietRuns.set(key, run);
+  }
+  return run;
 }
 
 /**

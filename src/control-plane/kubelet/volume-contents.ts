@@ -169,19 +169,38 @@ function tokenOf(c: TokenClaims): string {
  * read (kubectl exec cat), so its ~1 KB of text is made on first read and not kept: it is a pure function of
  * the claims.
  */
-class TokenFile implements VolumeFile {
+class TokenFile implements VolumeFile, TokenClaims {
+  // The claims are the file's own members (not an object of their own): every pod's volume holds one.
+  readonly namespace: string;
+  readonly serviceAccount: string;
+  readonly nodeName: string;
+  readonly podName: string;
+  readonly uid: string | undefined;
+  readonly issuedAt: number;
+  readonly expirationSeconds: number;
+  readonly audience: string | undefined;
+
   constructor(
-    private readonly claims: TokenClaims,
+    claims: TokenClaims,
     readonly mode: number,
-  ) {}
+  ) {
+    this.namespace = claims.namespace;
+    this.serviceAccount = claims.serviceAccount;
+    this.nodeName = claims.nodeName;
+    this.podName = claims.podName;
+    this.uid = claims.uid;
+    this.issuedAt = claims.issuedAt;
+    this.expirationSeconds = claims.expirationSeconds;
+    this.audience = claims.audience;
+  }
 
   get content(): string {
-    return tokenOf(this.claims);
+    return tokenOf(this);
   }
 
   sameAs(other: TokenFile): boolean {
-    const a = this.claims;
-    const b = other.claims;
+    const a: TokenClaims = this;
+    const b: TokenClaims = other;
     return (
       a.namespace === b.namespace &&
       a.serviceAccount === b.serviceAccount &&
@@ -286,24 +305,56 @@ function sameFiles(a: Map<string, VolumeFile>, b: Map<string, VolumeFile>): bool
 }
 
 /**
+ * A generation's files as path, file, path, file, … in the order written: a pod's volume holds a few files, and a
+ * Map's table (~200 bytes) cost more than the whole list. Readers get a Map made from it (unpackFiles).
+ */
+type PackedFiles = readonly (string | VolumeFile)[];
+
+function packFiles(files: Map<string, VolumeFile>): PackedFiles {
+  const out = new Array<string | VolumeFile>(files.size * 2);
+  let i = 0;
+  for (const [path, file] of files) {
+    out[i++] = path;
+    out[i++] = file;
+  }
+  return out;
+}
+
+function unpackFiles(packed: PackedFiles): Map<string, VolumeFile> {
+  const out = new Map<string, VolumeFile>();
+  for (let i = 0; i < packed.length; i += 2) out.set(packed[i] as string, packed[i + 1] as VolumeFile);
+  return out;
+}
+
+/**
+ * A volume's generations: the first, written at mount (the pod's mountedAt), and those a periodic sync wrote
+ * since (most volumes have none).
+ */
+interface VolumeGenerations {
+  name: string;
+  first: PackedFiles;
+  later: { at: number; files: PackedFiles }[] | undefined;
+}
+
+/**
  * The kubelet's written volume contents per pod: every generation of each atomic-writer volume, so a reader
  * sees what the last sync wrote and a subPath mount what was there when its container started.
  */
 export class VolumeContentStore {
   /** Per pod, its volumes' generations: a short list, not a Map (a Map's table costs more than a pod's few volumes). */
-  private readonly pods = new Map<string, { mountedAt: number; volumes: { name: string; versions: VolumeVersion[] }[] }>();
+  private readonly pods = new Map<string, { mountedAt: number; volumes: VolumeGenerations[] }>();
 
   /** The volume manager mounted the pod's volumes at `at`: the first generation of each is written. */
   mounted(pod: Pod, at: number, ctx: Omit<ProjectionContext, 'mountedAt'>): void {
     const uid = pod.metadata?.uid ?? '';
     if (this.pods.has(uid)) return;
-    const volumes: { name: string; versions: VolumeVersion[] }[] = [];
+    const volumes: VolumeGenerations[] = [];
     for (const v of pod.spec?.volumes ?? []) {
       if (!isAtomicVolume(v)) continue;
-      const versions = [{ at, files: projectVolume(pod, v, { ...ctx, mountedAt: at }) }];
+      const first = packFiles(projectVolume(pod, v, { ...ctx, mountedAt: at }));
       const i = volumes.findIndex((e) => e.name === v.name);
-      if (i >= 0) volumes[i].versions = versions;
-      else volumes.push({ name: v.name, versions });
+      if (i >= 0) volumes[i] = { name: v.name, first, later: undefined };
+      else volumes.push({ name: v.name, first, later: undefined });
     }
     this.pods.set(uid, { mountedAt: at, volumes: volumes.slice() });
   }
@@ -326,11 +377,13 @@ export class VolumeContentStore {
     const state = this.pods.get(pod.metadata?.uid ?? '');
     if (!state) return [];
     const full: ProjectionContext = { ...ctx, mountedAt: state.mountedAt };
-    let list = state.volumes.find((e) => e.name === volume.name)?.versions;
-    if (!list) {
-      list = [{ at: state.mountedAt, files: projectVolume(pod, volume, full) }];
-      state.volumes.push({ name: volume.name, versions: list });
+    let gens = state.volumes.find((e) => e.name === volume.name);
+    if (!gens) {
+      gens = { name: volume.name, first: packFiles(projectVolume(pod, volume, full)), later: undefined };
+      state.volumes = [...state.volumes, gens];
     }
+    const list: VolumeVersion[] = [{ at: state.mountedAt, files: unpackFiles(gens.first) }];
+    for (const g of gens.later ?? []) list.push({ at: g.at, files: unpackFiles(g.files) });
     const lastSync = state.mountedAt + Math.floor((now - state.mountedAt) / podSyncPeriodMs) * podSyncPeriodMs;
     const latest = list[list.length - 1];
     if (lastSync > latest.at) {
@@ -338,7 +391,10 @@ export class VolumeContentStore {
       const changedAfterSync = sourcesOf(volume).some((s) => (ctx.objects(s.kind, ns, s.name)?.changedAt ?? -Infinity) > lastSync);
       if (!changedAfterSync) {
         const files = projectVolume(pod, volume, full);
-        if (!sameFiles(files, latest.files)) list.push({ at: lastSync, files });
+        if (!sameFiles(files, latest.files)) {
+          list.push({ at: lastSync, files });
+          gens.later = [...(gens.later ?? []), { at: lastSync, files: packFiles(files) }];
+        }
       }
     }
     // Downward API items follow the pod at once (a label change triggers a sync of the pod).

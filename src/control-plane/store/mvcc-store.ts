@@ -206,7 +206,9 @@ export class MvccStore implements Store {
       if (op.type === 'put') {
         if (prev && jsonEqual(prev.value, op.value)) continue;
         const kv: KeyValue = {
-          key: op.key,
+          // The stored key's string, not the request's copy of it: every version (and whoever remembers
+          // written keys) then holds one string per key instead of one per write.
+          key: prev ? prev.key : op.key,
           value: op.value,
           createRevision: prev ? prev.createRevision : rev,
           modRevision: rev,

@@ -48,6 +48,17 @@ describe('ServiceAccount admission', () => {
     expect(spec.initContainers[0].volumeMounts).toEqual([mount]);
   });
 
+  it('gives every pod the same frozen projection (stored objects are frozen; one copy serves them all)', () => {
+    const reader = new FakeReader([sa('default', 'default')]);
+    const plugin = new ServiceAccountAdmission(() => 0.5);
+    const [a, b] = [pod({ containers: [{ name: 'c' }] }, 'a'), pod({ containers: [{ name: 'c' }] }, 'b')];
+    plugin.admit(admissionAttrs(pods, a), fakeAdmissionContext(reader).ctx);
+    plugin.admit(admissionAttrs(pods, b), fakeAdmissionContext(reader).ctx);
+    const projected = (p: KubeObject) => (p.spec as any).volumes[0].projected;
+    expect(projected(a)).toBe(projected(b));
+    expect(Object.isFrozen(projected(a).sources[1].configMap.items[0])).toBe(true);
+  });
+
   it('draws the same name from the same seed, and prefers the context rng', () => {
     const reader = new FakeReader([sa('default', 'default')]);
     const names: string[] = [];

@@ -72,7 +72,7 @@ export function createObject(ctx: ResourceContext, obj: KubeObject, options: { m
     return obj;
   }
   if (resourceVersionOf(obj) !== 0) throw resourceVersionSetOnCreate();
-  const stored = toStored(obj);
+  const stored = toStored(ctx.strategy.storedForm ? ctx.strategy.storedForm(obj) : obj);
   const result = persistenceStage(ctx, { key, expectModRevision: 0, op: { type: 'put', key, value: stored } }, sideWrites, () =>
     alreadyExists(ctx, key, obj.metadata.name ?? ''),
   );

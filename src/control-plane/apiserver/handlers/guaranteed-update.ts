@@ -135,7 +135,7 @@ export function guaranteedUpdate(ctx: ResourceContext, spec: UpdateSpec): Update
   }
 
   if (ctx.dryRun) return { object: obj, created: false };
-  const result = persistenceStage(ctx, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(obj, kv.value) } }, sideWrites, () =>
+  const result = persistenceStage(ctx, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(ctx.strategy.storedForm ? ctx.strategy.storedForm(obj, kv.value) : obj, kv.value) } }, sideWrites, () =>
     newConflict(rt, spec.name, OptimisticLockErrorMsg),
   );
   const written = result.results[0];

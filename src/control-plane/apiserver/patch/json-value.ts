@@ -2,6 +2,7 @@
 // "__proto__", "constructor" and "prototype"; they are data here. Reads go through getOwn (a plain
 // `obj[key]` would return Object.prototype for "__proto__") and writes through setOwn (a plain assignment
 // to "__proto__" would swap the prototype), so no user input can reach a prototype.
+import { objectFor } from './sized-object';
 
 export type JsonObject = { [key: string]: JsonValue };
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
@@ -81,8 +82,10 @@ function shareValue(v: unknown, p: unknown): unknown {
       const c = shareValue(v[i], pa[i]);
       if (out) out[i] = c;
       else if (c !== pa[i]) {
-        out = pa.slice(0, i);
-        out.push(c);
+        // At its exact length: an array grown by push keeps room for 16 more elements as long as it is stored.
+        out = new Array(v.length);
+        for (let j = 0; j < i; j++) out[j] = pa[j];
+        out[i] = c;
       }
     }
     return out ? Object.freeze(out) : pa;
@@ -90,11 +93,12 @@ function shareValue(v: unknown, p: unknown): unknown {
   if (Array.isArray(p)) return freshFrozen(v);
   const po = p as Record<string, unknown>;
   const pKeys = Object.keys(po);
+  const keys = Object.keys(v);
   const src = v as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
   let n = 0; // defined members of v so far: prev matches only if they are its keys, in its order
-  for (const key in src) {
-    if (!hasOwn(src, key)) continue;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const child = src[key];
     if (child === undefined) continue;
     if (out) {
@@ -106,10 +110,10 @@ function shareValue(v: unknown, p: unknown): unknown {
     const c = shareValue(child, same || hasOwn(po, key) ? po[key] : undefined);
     if (!same || c !== po[key]) {
       // First difference: copy the members so far (all identical to prev's) and go on building.
-      out = {};
-      for (const k in src) {
-        if (k === key) break;
-        if (hasOwn(src, k) && src[k] !== undefined) setOwn(out, k, po[k]);
+      out = objectFor(definedKeys(src, keys));
+      for (let j = 0; j < i; j++) {
+        const k = keys[j]!;
+        if (src[k] !== undefined) setOwn(out, k, po[k]);
       }
       setOwn(out, key, c);
     }
@@ -130,12 +134,11 @@ function freshFrozen(v: object): unknown {
     }
     return Object.freeze(out);
   }
-  const out: Record<string, unknown> = {};
   const src = v as Record<string, unknown>;
-  for (const key in src) {
-    if (!hasOwn(src, key)) continue;
+  const keys = definedKeys(src, Object.keys(src));
+  const out = objectFor(keys);
+  for (const key of keys) {
     const c = src[key];
-    if (c === undefined) continue;
     const copy = typeof c === 'object' && c !== null ? freshFrozen(c) : c;
     if (key === '__proto__') setOwn(out, key, copy);
     else out[key] = copy;
@@ -145,9 +148,21 @@ function freshFrozen(v: object): unknown {
 
 /** v's defined members in v's order, each taken from prev (they are known to be identical to prev's). */
 function copyMembers(v: Record<string, unknown>, prev: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k in v) if (hasOwn(v, k) && v[k] !== undefined) setOwn(out, k, prev[k]);
+  const keys = definedKeys(v, Object.keys(v));
+  const out = objectFor(keys);
+  for (const k of keys) setOwn(out, k, prev[k]);
   return out;
+}
+
+/** keys without those whose member is undefined (a copy drops them); keys itself when none is. */
+function definedKeys(v: Record<string, unknown>, keys: string[]): string[] {
+  for (let i = 0; i < keys.length; i++) {
+    if (v[keys[i]!] !== undefined) continue;
+    const out = keys.slice(0, i);
+    for (let j = i + 1; j < keys.length; j++) if (v[keys[j]!] !== undefined) out.push(keys[j]!);
+    return out;
+  }
+  return keys;
 }
 
 /** Whether an object or array holds an undefined member anywhere (a deep copy would drop or keep it as is). */

@@ -6,7 +6,8 @@
 // get fresh copies (fromStored).
 import type { KubeObject } from '../../../shared/api/types';
 import type { KeyValue } from '../../store/types';
-import { deepCopy, deepFreeze, frozenCopy } from '../patch/json-value';
+import { deepCopy, deepFreeze, frozenCopy, setOwn } from '../patch/json-value';
+import { objectFor } from '../patch/sized-object';
 
 /**
  * The value to store for obj: a frozen copy without resourceVersion and selfLink that shares unchanged
@@ -42,12 +43,23 @@ export function storedView(kv: KeyValue, revision: number = kv.modRevision): Kub
   // Values written through toStored are frozen already; anything else put into the store (a restore from
   // persistence, a test's store) is frozen here, once, so a view never exposes a mutable stored subtree.
   const stored = deepFreeze(kv.value);
-  const view = { ...stored } as KubeObject;
+  // Both made at their final size (sized-object.ts): views live as long as the caches holding them.
+  const view = membersOf(stored, objectFor(Object.keys(stored))) as KubeObject;
   // Where fromStored has it: in place, or last when the stored value has none.
-  view.metadata = Object.freeze({ ...stored.metadata, resourceVersion: String(revision) });
+  const metaKeys = Object.keys(stored.metadata ?? {});
+  if (!metaKeys.includes('resourceVersion')) metaKeys.push('resourceVersion');
+  const metadata = membersOf(stored.metadata ?? {}, objectFor(metaKeys));
+  metadata.resourceVersion = String(revision);
+  view.metadata = Object.freeze(metadata);
   Object.freeze(view);
   views.set(kv, { revision, view });
   return view;
+}
+
+/** from's own members set on out, as a spread would copy them (undefined ones too). */
+function membersOf(from: object, out: Record<string, unknown>): Record<string, unknown> {
+  for (const k of Object.keys(from)) setOwn(out, k, (from as Record<string, unknown>)[k]);
+  return out;
 }
 
 /** The resourceVersion of an object as a number; 0 when unset, NaN when not a number. */

@@ -64,16 +64,21 @@ export function objectFields(obj: KubeObject, rt: ResourceType, strategy: Resour
 }
 
 /**
- * Field values of stored objects, computed once per stored value: every kubelet watches pods with its own
- * spec.nodeName selector, so one pod write is matched by as many watchers as there are nodes. Stored values
- * are never mutated (the store's contract), so the object itself is the cache key.
+ * Field values of recently written stored values: every kubelet watches pods with its own spec.nodeName
+ * selector, so one pod write is matched by every watcher its dispatch reaches, one after the other. Stored
+ * values are never mutated (the store's contract), so the object itself is the cache key. Only the last
+ * writes' are kept: keeping every live object's (a WeakMap) cost ~250 bytes per pod for values read again only
+ * by a list with a field selector, which computes them anew.
  */
-const storedFieldsCache = new WeakMap<KubeObject, Record<string, string>>();
+const storedFieldsCache = new Map<KubeObject, Record<string, string>>();
+const maxStoredFields = 512;
 
 function storedFields(obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): Record<string, string> {
   let fields = storedFieldsCache.get(obj);
   if (!fields) {
     fields = objectFields(obj, rt, strategy);
+    // The oldest entry goes first (a Map iterates in insertion order).
+    if (storedFieldsCache.size >= maxStoredFields) storedFieldsCache.delete(storedFieldsCache.keys().next().value!);
     storedFieldsCache.set(obj, fields);
   }
   return fields;

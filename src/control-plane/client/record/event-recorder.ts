@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../shared/api/types';
 import { rfc3339 } from '../../sim/clock';
 import type { Clock } from '../../sim/clock';
 import type { Client } from '../client';
-import { GroupedLru, type LruEntry } from './grouped-lru';
+import { GroupedLru, smallInteger, type LruEntry } from './grouped-lru';
 import { EventSourceObjectSpamFilter, maxLruCacheEntries } from './spam-filter';
 
 export const EventType = { Normal: 'Normal', Warning: 'Warning' } as const;
@@ -31,17 +31,20 @@ const aggregationWindowMs = 10 * 60_000;
  * no copy of them.
  */
 interface EventLog extends LruEntry {
-  kind: string;
+  /** Kind, fieldPath, type and reason: few combinations, shared by the entries (see EventClass). */
+  cls: EventClass;
   namespace: string;
   objectName: string;
   uid: string;
-  fieldPath: string;
-  type: string;
-  reason: string;
   message: string;
   /** The Event's name. */
   name: string;
   count: number;
+  /**
+   * When it was last seen, as milliseconds since the recorder was made: a small integer fits in the field
+   * itself, where an absolute virtual time would be a separate heap number per entry. Subtracting the epoch is
+   * exact (it is never later than the time), so every difference is the same as with absolute times.
+   */
   lastSeenAt: number;
 }
 
@@ -57,12 +60,26 @@ function nextNameSequence(clock: Clock): number {
   return seq.next++ % 1_000_000;
 }
 
+/**
+ * The parts of an event's key that few combinations of recur (Pod, spec.containers{nginx}, Normal, Pulled), one
+ * record per combination, so each remembered event holds one reference instead of four (a kubelet remembers
+ * three events per pod).
+ */
+interface EventClass {
+  readonly kind: string;
+  readonly fieldPath: string;
+  readonly type: string;
+  readonly reason: string;
+}
+
 export class EventRecorder {
   /**
    * The eventLogger's cache: an LRU of maxLruCacheEntries keyed by getEventKey. Virtual time only moves
    * forward, so the least recently used entry is also the one seen longest ago: expired entries are the oldest.
    */
-  private readonly seen = new GroupedLru<EventLog>();
+  private readonly seen = new GroupedLru<EventLog>((e) => e.uid || e.objectName);
+  /** When the recorder was made: the cache's times count from it. */
+  private readonly epoch: number;
   private readonly spamFilter = new EventSourceObjectSpamFilter();
   /** The events client, resolved once (the client's typed accessors look it up on every use). */
   private readonly events: Client['events'];
@@ -73,6 +90,7 @@ export class EventRecorder {
     private readonly options: { client: Client; clock: Clock; source: EventSource },
   ) {
     this.events = options.client.events;
+    this.epoch = options.clock.now();
     const source = options.source;
     this.eventSource = Object.freeze(source.host ? { component: source.component, host: source.host } : { component: source.component });
   }
@@ -100,14 +118,21 @@ export class EventRecorder {
     const previous = this.seen.find(
       uid || objectName,
       (e) =>
-        e.uid === uid && e.objectName === objectName && e.namespace === refNamespace && e.kind === kind && e.fieldPath === path && e.type === type && e.reason === reason && e.message === message,
+        e.uid === uid &&
+        e.objectName === objectName &&
+        e.namespace === refNamespace &&
+        e.cls.kind === kind &&
+        e.cls.fieldPath === path &&
+        e.cls.type === type &&
+        e.cls.reason === reason &&
+        e.message === message,
     );
     try {
       if (previous) {
         // A hit is a use: most recently used goes last.
         this.seen.touch(previous);
         previous.count++;
-        previous.lastSeenAt = now;
+        previous.lastSeenAt = smallInteger(now - this.epoch);
         this.events.patch(previous.name, 'application/merge-patch+json', { count: previous.count, lastTimestamp: timestamp }, { namespace });
         return;
       }
@@ -133,20 +158,16 @@ export class EventRecorder {
       };
       this.events.create(ev as Event & KubeObject);
       this.seen.add({
-        group: uid || objectName,
         older: undefined,
         newer: undefined,
-        kind,
+        cls: eventClass(kind, path, type, reason),
         namespace: refNamespace,
         objectName,
         uid,
-        fieldPath: path,
-        type,
-        reason,
         message: text,
         name,
         count: 1,
-        lastSeenAt: now,
+        lastSeenAt: smallInteger(now - this.epoch),
       });
       this.seen.evictBeyond(maxLruCacheEntries);
     } catch (err) {
@@ -161,13 +182,36 @@ export class EventRecorder {
    * used, so this stops at the first one still inside the window.
    */
   private forgetExpired(now: number): void {
-    for (let e = this.seen.oldest; e && now - e.lastSeenAt >= aggregationWindowMs; e = this.seen.oldest) this.seen.delete(e);
+    const at = now - this.epoch;
+    for (let e = this.seen.oldest; e && at - e.lastSeenAt >= aggregationWindowMs; e = this.seen.oldest) this.seen.delete(e);
   }
 
   /** Events remembered for aggregation (for tests). */
   get cachedEvents(): number {
     return this.seen.size;
   }
+}
+
+/**
+ * Event classes by reason, shared by every recorder (they are frozen values: a kubelet's recorder per node would
+ * otherwise keep a table of its own). A cache: emptied when it holds too many reasons.
+ */
+const eventClasses = new Map<string, EventClass[]>();
+const maxEventClassReasons = 256;
+
+function eventClass(kind: string, fieldPath: string, type: string, reason: string): EventClass {
+  let list = eventClasses.get(reason);
+  if (list) {
+    for (const c of list) if (c.kind === kind && c.fieldPath === fieldPath && c.type === type) return c;
+  } else {
+    if (eventClasses.size >= maxEventClassReasons) eventClasses.clear();
+    eventClasses.set(reason, (list = []));
+  }
+  const c: EventClass = Object.freeze({ kind, fieldPath, type, reason });
+  // Containers' field paths vary with their names: keep the latest few per reason.
+  if (list.length >= 16) list.shift();
+  list.push(c);
+  return c;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GroupedLru, type LruEntry } from './grouped-lru';
+import { GroupedLru, smallInteger, type LruEntry } from './grouped-lru';
 
 interface Entry extends LruEntry {
+  group: string;
   key: string;
 }
 
@@ -15,7 +16,7 @@ function order(lru: GroupedLru<Entry>): string[] {
 
 describe('GroupedLru', () => {
   it('finds entries by group and key, and keeps them in least-recently-used order', () => {
-    const lru = new GroupedLru<Entry>();
+    const lru = new GroupedLru<Entry>((e) => e.group);
     const a1 = entry('a', '1');
     const a2 = entry('a', '2');
     const b1 = entry('b', '1');
@@ -34,7 +35,7 @@ describe('GroupedLru', () => {
   });
 
   it('evicts the least recently used beyond the limit and forgets deleted entries', () => {
-    const lru = new GroupedLru<Entry>();
+    const lru = new GroupedLru<Entry>((e) => e.group);
     const es = ['1', '2', '3', '4'].map((k) => entry(k === '4' ? 'x' : 'g', k));
     for (const e of es) lru.add(e);
     lru.touch(es[0]);
@@ -50,5 +51,11 @@ describe('GroupedLru', () => {
     lru.delete(es[3]);
     expect(lru.size).toBe(0);
     expect(lru.oldest).toBeUndefined();
+  });
+});
+
+describe('smallInteger', () => {
+  it('is the same number, as an int32 when it is one', () => {
+    for (const n of [0, 700, -5, 2 ** 31 - 1, 2 ** 31, 1767225600700, 0.5, -(2 ** 31)]) expect(smallInteger(n)).toBe(n);
   });
 });

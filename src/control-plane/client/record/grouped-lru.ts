@@ -6,8 +6,6 @@
 
 /** What an entry carries for the list. */
 export interface LruEntry {
-  /** The group the entry is filed under. */
-  group: string;
   older: LruEntry | undefined;
   newer: LruEntry | undefined;
 }
@@ -15,9 +13,18 @@ export interface LruEntry {
 export class GroupedLru<E extends LruEntry> {
   /** One entry, or several (same group, different keys): most groups hold one or a few. */
   private readonly groups = new Map<string, E | E[]>();
+  /**
+   * The group an entry is filed under, read from the entry (a string it holds already): a kubelet's recorder
+   * keeps thousands of entries, and a field of its own per entry for the group would cost 8 bytes each.
+   */
+  private readonly groupOf: (e: E) => string;
   private oldestEntry: E | undefined;
   private newestEntry: E | undefined;
   private count = 0;
+
+  constructor(groupOf: (e: E) => string) {
+    this.groupOf = groupOf;
+  }
 
   get size(): number {
     return this.count;
@@ -39,10 +46,11 @@ export class GroupedLru<E extends LruEntry> {
 
   /** Adds a new entry as the most recently used. */
   add(e: E): void {
-    const g = this.groups.get(e.group);
-    if (g === undefined) this.groups.set(e.group, e);
+    const group = this.groupOf(e);
+    const g = this.groups.get(group);
+    if (g === undefined) this.groups.set(group, e);
     // A new array of the exact length: one grown by push (or spread) reserves room for 16 more entries.
-    else this.groups.set(e.group, Array.isArray(g) ? exactly(g.length + 1, g, undefined, e) : [g, e]);
+    else this.groups.set(group, Array.isArray(g) ? exactly(g.length + 1, g, undefined, e) : [g, e]);
     this.link(e);
     this.count++;
   }
@@ -55,13 +63,14 @@ export class GroupedLru<E extends LruEntry> {
   }
 
   delete(e: E): void {
-    const g = this.groups.get(e.group);
+    const group = this.groupOf(e);
+    const g = this.groups.get(group);
     if (g === undefined) return;
-    if (g === e) this.groups.delete(e.group);
+    if (g === e) this.groups.delete(group);
     else if (Array.isArray(g)) {
       const i = g.indexOf(e);
       if (i < 0) return;
-      this.groups.set(e.group, g.length === 2 ? g[1 - i] : exactly(g.length - 1, g, e, undefined));
+      this.groups.set(group, g.length === 2 ? g[1 - i] : exactly(g.length - 1, g, e, undefined));
     } else return;
     this.unlink(e);
     this.count--;
@@ -97,4 +106,13 @@ function exactly<E>(length: number, from: readonly E[], drop: E | undefined, add
   for (const x of from) if (x !== drop) out[n++] = x;
   if (add !== undefined) out[n++] = add;
   return out;
+}
+
+/**
+ * ms as a small integer when it is one: a subtraction of two large times gives a heap number even when the
+ * difference is small, and one heap number stored in a field makes V8 box that field in every entry.
+ */
+export function smallInteger(ms: number): number {
+  const i = ms | 0;
+  return i === ms ? i : ms;
 }

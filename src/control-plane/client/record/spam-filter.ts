@@ -3,7 +3,7 @@
 // after aggregation (EventCorrelate), so a repeat that only bumps count uses a token too. The buckets live in an
 // LRU of 4096 keys, as client-go's cache: an object forgotten there starts with a full bucket again.
 import type { ObjectReference } from 'kubernetes-types/core/v1';
-import { GroupedLru, type LruEntry } from './grouped-lru';
+import { GroupedLru, smallInteger, type LruEntry } from './grouped-lru';
 
 /** defaultSpamBurst. */
 export const defaultSpamBurst = 25;
@@ -29,20 +29,56 @@ export function spamKey(source: SpamFilterSource, ref: ObjectReference): string 
 /** golang.org/x/time/rate's Limiter as flowcontrol's passive token bucket uses it: starts full, refills continuously. */
 interface Bucket extends LruEntry {
   /** The spam key's parts (getSpamKey), compared one by one instead of joined into a string per object. */
-  component: string;
-  host: string;
-  kind: string;
+  source: BucketSource;
   namespace: string;
   name: string;
   uid: string;
-  apiVersion: string;
   tokens: number;
+  /**
+   * When the bucket was last refilled, as milliseconds since the filter's first event: a small integer fits in
+   * the field itself, where an absolute virtual time would be a separate heap number per bucket. Subtracting
+   * the epoch is exact (it is never later than the time), so every difference is the same as with absolute times.
+   */
   last: number;
+}
+
+/**
+ * The parts of a spam key that few combinations of recur (the recorder's source, the object's kind and API
+ * version): one record per combination, so a bucket holds one reference instead of four.
+ */
+interface BucketSource {
+  readonly component: string;
+  readonly host: string;
+  readonly kind: string;
+  readonly apiVersion: string;
+}
+
+/**
+ * Bucket sources by component and host, shared by every filter (frozen values; a filter per node would otherwise
+ * keep a list of its own). A cache: emptied when it holds too many.
+ */
+const bucketSources = new Map<string, BucketSource[]>();
+
+function bucketSource(component: string, host: string, kind: string, apiVersion: string): BucketSource {
+  const key = host || component;
+  let list = bucketSources.get(key);
+  if (list) {
+    for (const s of list) if (s.kind === kind && s.apiVersion === apiVersion && s.component === component && s.host === host) return s;
+  } else {
+    if (bucketSources.size >= 8192) bucketSources.clear();
+    bucketSources.set(key, (list = []));
+  }
+  const s: BucketSource = Object.freeze({ component, host, kind, apiVersion });
+  if (list.length >= 16) list.shift();
+  list.push(s);
+  return s;
 }
 
 export class EventSourceObjectSpamFilter {
   /** The buckets by object (its uid, else its name), in least-recently-used order. */
-  private readonly cache = new GroupedLru<Bucket>();
+  private readonly cache = new GroupedLru<Bucket>((b) => b.uid || b.name);
+  /** The time of the first event filtered: bucket times count from it. */
+  private epoch: number | undefined;
 
   constructor(
     private readonly options: { burst?: number; qps?: number; cacheSize?: number } = {},
@@ -60,17 +96,26 @@ export class EventSourceObjectSpamFilter {
     const uid = ref.uid ?? '';
     const apiVersion = ref.apiVersion ?? '';
     const group = uid || name;
+    const epoch = (this.epoch ??= now);
+    const at = smallInteger(now - epoch);
     let bucket = this.cache.find(
       group,
-      (b) => b.uid === uid && b.name === name && b.namespace === namespace && b.kind === kind && b.apiVersion === apiVersion && b.component === component && b.host === host,
+      (b) =>
+        b.uid === uid &&
+        b.name === name &&
+        b.namespace === namespace &&
+        b.source.kind === kind &&
+        b.source.apiVersion === apiVersion &&
+        b.source.component === component &&
+        b.source.host === host,
     );
     if (bucket) {
       this.cache.touch(bucket); // most recently used
-      const elapsedSeconds = Math.max(0, now - bucket.last) / 1000;
+      const elapsedSeconds = Math.max(0, at - bucket.last) / 1000;
       bucket.tokens = Math.min(burst, bucket.tokens + elapsedSeconds * qps);
-      bucket.last = now;
+      bucket.last = at;
     } else {
-      bucket = { group, older: undefined, newer: undefined, component, host, kind, namespace, name, uid, apiVersion, tokens: burst, last: now };
+      bucket = { older: undefined, newer: undefined, source: bucketSource(component, host, kind, apiVersion), namespace, name, uid, tokens: burst, last: at };
       this.cache.add(bucket);
       this.cache.evictBeyond(this.options.cacheSize ?? maxLruCacheEntries);
     }

@@ -383,7 +383,7 @@ export class GraphBuilder {
   }
 
   private removeDependentFromOwners(node: GraphNode, owners: readonly OwnerReference[]): void {
-    for (const owner of owners) this.uidToNode.read(owner.uid)?.dependents.delete(node);
+    for (const owner of owners) this.uidToNode.read(owner.uid)?.removeDependent(node);
   }
 
   /**
@@ -398,12 +398,12 @@ export class GraphBuilder {
       if (!ownerNode) {
         ownerNode = new GraphNode({ identity: { ...ownerCoordinates(owner), namespace: node.identity.namespace }, virtual: true });
         this.uidToNode.write(ownerNode);
-        ownerNode.dependents.add(node);
+        ownerNode.addDependent(node);
         // The GC checks with the API server; a virtual delete event removes it if it does not exist.
         this.attemptToDelete.add(ownerNode.identity.uid);
         continue;
       }
-      ownerNode.dependents.add(node);
+      ownerNode.addDependent(node);
       if (potentiallyInvalid) continue;
       const ownerIsNamespaced = ownerNode.identity.namespace.length > 0;
       if (ownerIsNamespaced && ownerNode.identity.namespace !== node.identity.namespace) {

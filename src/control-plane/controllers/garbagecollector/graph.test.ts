@@ -19,7 +19,8 @@ describe('dependency graph helpers', () => {
     const owner = new GraphNode({ identity: ref(rs('o', 'u-o'), 'ns') });
     const blocking = new GraphNode({ identity: { apiVersion: 'v1', kind: 'Pod', name: 'p1', uid: 'p1', namespace: 'ns' }, owners: [{ ...rs('o', 'u-o'), blockOwnerDeletion: true }] });
     const free = new GraphNode({ identity: { apiVersion: 'v1', kind: 'Pod', name: 'p2', uid: 'p2', namespace: 'ns' }, owners: [rs('o', 'u-o')] });
-    owner.dependents.add(blocking).add(free);
+    owner.addDependent(blocking);
+    owner.addDependent(free);
     expect(owner.blockingDependents()).toEqual([blocking]);
   });
 

@@ -46,11 +46,14 @@ export function ownerReferenceMatchesCoordinates(a: OwnerReference, b: Omit<Obje
   return a.uid === b.uid && a.name === b.name && a.kind === b.kind && a.apiVersion === b.apiVersion;
 }
 
+const noDependents: ReadonlySet<GraphNode> = new Set();
+
 export class GraphNode {
   identity: ObjectReference;
   /** The object's ownerReferences as last observed. */
   owners: readonly OwnerReference[];
-  readonly dependents = new Set<GraphNode>();
+  /** Made at the first dependent: most objects (every pod) have none, and an empty Set costs ~140 bytes. */
+  private dependentSet: Set<GraphNode> | undefined = undefined;
   /** The object has a deletionTimestamp (a one-way trip). */
   beingDeleted: boolean;
   /** The object is being deleted with the foregroundDeletion finalizer: it waits for its dependents. */
@@ -64,6 +67,20 @@ export class GraphNode {
     this.beingDeleted = init.beingDeleted ?? false;
     this.deletingDependents = init.deletingDependents ?? false;
     this.virtual = init.virtual ?? false;
+  }
+
+  /** The nodes whose ownerReferences name this one; read only (addDependent and removeDependent change it). */
+  get dependents(): ReadonlySet<GraphNode> {
+    return this.dependentSet ?? noDependents;
+  }
+
+  addDependent(node: GraphNode): void {
+    (this.dependentSet ??= new Set()).add(node);
+  }
+
+  removeDependent(node: GraphNode): void {
+    const set = this.dependentSet;
+    if (set?.delete(node) && set.size === 0) this.dependentSet = undefined;
   }
 
   isObserved(): boolean {

@@ -106,16 +106,49 @@ function specRequests(pod: PodObject): { requests: Resource; nonZeroRequests: Re
   }
   let r = requestsByContainers.get(containers);
   if (!r || r.initContainers !== spec.initContainers || r.overhead !== spec.overhead) {
-    r = { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true), initContainers: spec.initContainers, overhead: spec.overhead };
+    const shared = sharedRequests(podRequests(pod), podRequests(pod, true));
+    r = { requests: shared.requests, nonZeroRequests: shared.nonZeroRequests, initContainers: spec.initContainers, overhead: spec.overhead };
     requestsByContainers.set(containers, r);
   }
   return r;
 }
 
+/**
+ * Requests equal to a recent pod's are that pod's objects: the pods of one template ask for the same, and the
+ * cache keeps a PodInfo per pod (read only: node totals are summed into the node's own resources).
+ */
+const recentRequests: { requests: Resource; nonZeroRequests: Resource }[] = [];
+const maxRecentRequests = 8;
+
+function sharedRequests(requests: Resource, nonZeroRequests: Resource): { requests: Resource; nonZeroRequests: Resource } {
+  for (const r of recentRequests) {
+    if (sameResource(r.requests, requests) && sameResource(r.nonZeroRequests, nonZeroRequests)) return r;
+  }
+  const r = { requests, nonZeroRequests };
+  recentRequests.unshift(r);
+  if (recentRequests.length > maxRecentRequests) recentRequests.pop();
+  return r;
+}
+
+function sameResource(a: Resource, b: Resource): boolean {
+  if (a.milliCPU !== b.milliCPU || a.memory !== b.memory || a.ephemeralStorage !== b.ephemeralStorage || a.allowedPodNumber !== b.allowedPodNumber) return false;
+  const ak = Object.keys(a.scalar);
+  const bk = Object.keys(b.scalar);
+  if (ak.length !== bk.length) return false;
+  for (let i = 0; i < ak.length; i++) if (ak[i] !== bk[i] || a.scalar[ak[i]!] !== b.scalar[ak[i]!]) return false;
+  return true;
+}
+
+/**
+ * The list of a pod without terms (or host ports): most pods have none, and the scheduler's cache keeps a PodInfo
+ * per pod, so they all share this frozen one instead of holding five empty arrays each. Read only.
+ */
+const none = Object.freeze([]) as unknown as never[];
+
 /** The pod's affinity terms parsed; a term that does not parse is left out and its error noted. */
 function affinityTerms(pod: PodObject, list: PodAffinityTerm[] | undefined, errors: string[]): AffinityTerm[] {
+  if (!list || list.length === 0) return none;
   const out: AffinityTerm[] = [];
-  if (!list) return out;
   for (const t of list) {
     try {
       out.push(newAffinityTerm(pod, t));
@@ -127,8 +160,8 @@ function affinityTerms(pod: PodObject, list: PodAffinityTerm[] | undefined, erro
 }
 
 function weightedAffinityTerms(pod: PodObject, list: { weight: number; podAffinityTerm: PodAffinityTerm }[] | undefined, errors: string[]): WeightedAffinityTerm[] {
+  if (!list || list.length === 0) return none;
   const out: WeightedAffinityTerm[] = [];
-  if (!list) return out;
   for (const t of list) {
     try {
       out.push({ ...newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
@@ -142,10 +175,11 @@ function weightedAffinityTerms(pod: PodObject, list: { weight: number; podAffini
 export function newPodInfo(pod: PodObject): PodInfo {
   const errors: string[] = [];
   const affinity = pod.spec?.affinity;
-  const hostPorts: HostPort[] = [];
+  let hostPorts: HostPort[] = none;
   for (const c of pod.spec?.containers ?? []) {
     for (const p of c.ports ?? []) {
       if ((p.hostPort ?? 0) <= 0) continue;
+      if (hostPorts === none) hostPorts = [];
       hostPorts.push({ ip: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort! });
     }
   }
@@ -153,7 +187,8 @@ export function newPodInfo(pod: PodObject): PodInfo {
   const { requests, nonZeroRequests } = specRequests(pod);
   return {
     pod,
-    key: `${namespace}/${pod.metadata.name ?? ''}`,
+    // Joined, not concatenated: a concatenation is a tree of its pieces, kept as long as the PodInfo.
+    key: [namespace, '/', pod.metadata.name ?? ''].join(''),
     uid: pod.metadata.uid ?? '',
     namespace,
     priority: pod.spec?.priority ?? 0,

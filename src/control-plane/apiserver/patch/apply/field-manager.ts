@@ -358,7 +358,7 @@ export class FieldManager {
       // A stored (frozen) list is shared as it is: the new version then shares it with the previous one.
       out.metadata.managedFields = Object.isFrozen(previous) ? previous : deepCopy(previous);
     } else if (encoded.length > 0) {
-      out.metadata.managedFields = encoded as NonNullable<KubeObject['metadata']['managedFields']>;
+      out.metadata.managedFields = this.interner.list(encoded) as NonNullable<KubeObject['metadata']['managedFields']>;
     } else {
       delete out.metadata.managedFields;
     }

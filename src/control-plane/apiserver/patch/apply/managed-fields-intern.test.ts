@@ -20,6 +20,22 @@ describe('ManagedFieldsInterner', () => {
     expect(interner.document('other', status('10.0.0.1'))).not.toBe(first);
   });
 
+  it('gives a list of one interned entry the one frozen list of that entry', () => {
+    const interner = new ManagedFieldsInterner();
+    const fieldsV1 = interner.document('recorder', { 'f:count': {}, 'f:message': {} });
+    const entry = () => ({ manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1' as const, fieldsV1 });
+    const e = interner.entry('recorder', entry());
+    const list = interner.list([e]);
+    expect(Object.isFrozen(list)).toBe(true);
+    expect(list).toEqual([entry()]);
+    expect(interner.list([interner.entry('recorder', entry())])).toBe(list);
+    // Lists of several entries, or of an entry not interned, stay the caller's.
+    const two = [e, e];
+    expect(interner.list(two)).toBe(two);
+    const loose = [entry()];
+    expect(interner.list(loose)).toBe(loose);
+  });
+
   it('compares documents by their members', () => {
     expect(fieldsV1Equal({ 'f:a': {}, 'f:b': { '.': {} } }, { 'f:a': {}, 'f:b': { '.': {} } })).toBe(true);
     expect(fieldsV1Equal({ 'f:a': {} }, { 'f:a': {}, 'f:b': {} })).toBe(false);

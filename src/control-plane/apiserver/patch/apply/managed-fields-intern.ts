@@ -22,6 +22,8 @@ export interface InternedEntry {
 export class ManagedFieldsInterner {
   private readonly docs = new Map<string, Record<string, unknown>[]>();
   private readonly entries = new Map<string, InternedEntry[]>();
+  /** The frozen one-entry list of each interned entry: every Event of a recorder's burst holds one. */
+  private readonly singles = new WeakMap<InternedEntry, readonly InternedEntry[]>();
 
   /**
    * doc (canonical, as encoding emits it), or an equal document this manager produced recently. The result
@@ -92,6 +94,19 @@ export class ManagedFieldsInterner {
     recent.unshift(e);
     if (recent.length > recentPerManager) recent.pop();
     return e;
+  }
+
+  /**
+   * The managedFields list of entries: a single interned (frozen) entry gets the one frozen list every object
+   * with that entry shares (an Event has one writer, so its list is one entry its siblings share too); any
+   * other list is returned as it is.
+   */
+  list<E extends InternedEntry>(entries: E[]): E[] {
+    if (entries.length !== 1 || !Object.isFrozen(entries[0])) return entries;
+    const e = entries[0]!;
+    let one = this.singles.get(e);
+    if (!one) this.singles.set(e, (one = Object.freeze([e])));
+    return one as E[];
   }
 }
 

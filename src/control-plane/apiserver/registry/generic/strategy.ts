@@ -11,6 +11,7 @@ import { validateKubeObjectMeta, validateKubeObjectMetaUpdate } from './kubemeta
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta';
 import { meta, semanticEqual, setOwn } from './util';
 import { deepCopy } from '../../patch/json-value';
+import { SharedSubtrees } from '../../storage/recent-values';
 
 export interface KindRules {
   /** metadata.name rule; DNS-1123 subdomain unless the kind says otherwise. */
@@ -56,6 +57,14 @@ export interface KindRules {
   defaultGarbageCollectionPolicy?: ResourceStrategy['defaultGarbageCollectionPolicy'];
   /** Fields beyond metadata.name and metadata.namespace that field selectors may use. */
   selectableFields?(obj: KubeObject): Record<string, string>;
+  /**
+   * Paths of subtrees many objects of the kind repeat ("*" for each element of an array): a created or updated
+   * object is stored with one frozen copy of each, shared with recent equal ones (SharedSubtrees). Memory only:
+   * the values are the same JSON.
+   */
+  sharedSubtrees?: readonly (readonly string[])[];
+  /** Like sharedSubtrees, for values many interleaved writers repeat (one per node): remembered by JSON text. */
+  sharedByText?: readonly (readonly string[])[];
 }
 
 /** Everything in the object except metadata and status: what "spec changed" means for most kinds. */
@@ -159,6 +168,10 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
     },
   };
 
+  if (rules.sharedSubtrees || rules.sharedByText) {
+    const shared = new SharedSubtrees(rules.sharedSubtrees ?? [], rules.sharedByText);
+    strategy.storedForm = (obj, prev) => shared.storedForm(obj, prev);
+  }
   if (rules.defaultGarbageCollectionPolicy) strategy.defaultGarbageCollectionPolicy = rules.defaultGarbageCollectionPolicy;
 
   if (rt.subresources.status) {

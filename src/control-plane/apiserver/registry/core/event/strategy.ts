@@ -82,6 +82,8 @@ function involvedField(ev: KubeObject, key: string): string {
 
 export function coreEventStrategy(rt: ResourceType): ResourceStrategy {
   return defineStrategy(rt, {
+    // A recorder's Events repeat their source, and a kubelet's Events about one container their involvedObject.
+    sharedSubtrees: [['source'], ['involvedObject']],
     validateFull: (ev) => [...validateObjectMeta(ev.metadata, true, validatePathSegmentName), ...validateCoreEvent(ev)],
     validateUpdateFull: (ev, old) => [...validateKubeObjectMetaUpdate(ev.metadata, old.metadata), ...validateCoreEvent(ev)],
     selectableFields: (ev) => ({

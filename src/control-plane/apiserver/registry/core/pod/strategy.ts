@@ -96,6 +96,19 @@ function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): FieldError[]
 export function podStrategy(rt: ResourceType): ResourceStrategy {
   return defineStrategy(rt, {
     nameFn: nameIsDNSSubdomain,
+    // The pods of one template repeat these (its labels, its owner, the default tolerations, the new status),
+    // and pods that changed state in the same second their conditions and container states.
+    sharedSubtrees: [
+      ['metadata', 'labels'],
+      ['metadata', 'ownerReferences'],
+      ['spec', 'tolerations'],
+      ['spec', 'securityContext'],
+      ['status', 'conditions', '*'],
+      ['status', 'containerStatuses', '*', 'state'],
+      ['status', 'containerStatuses', '*', 'lastState'],
+    ],
+    // Every pod of a node repeats its host IPs.
+    sharedByText: [['status', 'hostIPs']],
     applyDefaults(pod) {
       defaultPod(spec(pod));
     },

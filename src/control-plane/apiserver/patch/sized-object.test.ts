@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { frozenCopy, setOwn } from './json-value';
+import { objectFor } from './sized-object';
+
+describe('objectFor', () => {
+  it('gives an empty object below five keys, and one holding the keys in order (each null) from five on', () => {
+    expect(Object.keys(objectFor(['a', 'b', 'c', 'd']))).toEqual([]);
+    const keys = ['apiVersion', 'kind', 'metadata', 'spec', 'status'];
+    const o = objectFor(keys);
+    expect(Object.keys(o)).toEqual(keys);
+    expect(Object.values(o)).toEqual([null, null, null, null, null]);
+    expect(objectFor(keys)).not.toBe(o); // a new object every time
+    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+  });
+
+  it('keeps "__proto__" and other odd keys as own data members', () => {
+    const keys = ['__proto__', 'constructor', '1', 'a"b', 'x\\y'];
+    const o = objectFor(keys);
+    for (const k of keys) setOwn(o, k, `v${k}`);
+    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(o))).toEqual(JSON.parse('{"1":"v1","__proto__":"v__proto__","constructor":"vconstructor","a\\"b":"va\\"b","x\\\\y":"vx\\\\y"}'));
+  });
+});
+
+describe('frozen copies made at their size', () => {
+  it('have the same JSON text as the value, undefined members dropped', () => {
+    const value = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      gone: undefined,
+      metadata: { name: 'web', namespace: 'default', uid: 'u', labels: { app: 'web' }, creationTimestamp: 't', extra: undefined },
+      spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }], env: [], args: ['a'], command: ['b'] }] },
+      status: {},
+    };
+    const copy = frozenCopy(value);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+    expect(Object.keys(copy)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    expect(Object.isFrozen(copy.metadata)).toBe(true);
+    // A new version shares what did not change, and its changed objects are laid out the same way.
+    const next = frozenCopy({ ...value, metadata: { ...value.metadata, labels: { app: 'api' } } }, copy);
+    expect(next.spec).toBe(copy.spec);
+    expect(JSON.stringify(next.metadata)).toBe('{"name":"web","namespace":"default","uid":"u","labels":{"app":"api"},"creationTimestamp":"t"}');
+  });
+});

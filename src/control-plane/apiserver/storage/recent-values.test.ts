@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../shared/api/types';
+import { RecentValues, SharedSubtrees, ValuesByText } from './recent-values';
+
+describe('RecentValues', () => {
+  it('hands back one frozen copy for values with the same JSON text', () => {
+    const recent = new RecentValues(2);
+    const a = { component: 'kubelet', host: 'node-1' };
+    const first = recent.intern(a);
+    expect(first).not.toBe(a); // the caller's object is never frozen
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toEqual(a);
+    expect(recent.intern({ component: 'kubelet', host: 'node-1' })).toBe(first);
+  });
+
+  it('keeps key order: a value with the same members in another order is its own', () => {
+    const recent = new RecentValues(2);
+    const first = recent.intern({ component: 'kubelet', host: 'node-1' });
+    const swapped = recent.intern({ host: 'node-1', component: 'kubelet' });
+    expect(swapped).not.toBe(first);
+    expect(JSON.stringify(swapped)).toBe('{"host":"node-1","component":"kubelet"}');
+  });
+
+  it('remembers only the last few', () => {
+    const recent = new RecentValues(2);
+    const a = recent.intern({ name: 'a' });
+    recent.intern({ name: 'b' });
+    recent.intern({ name: 'c' });
+    expect(recent.intern({ name: 'a' })).not.toBe(a);
+  });
+});
+
+describe('SharedSubtrees', () => {
+  const pod = (uid: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `web-${uid}`, labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }], uid },
+    spec: { containers: [{ name: 'c' }], tolerations: [{ key: 'k', operator: 'Exists', tolerationSeconds: 300 }] },
+  });
+  const paths = [['metadata', 'labels'], ['metadata', 'ownerReferences'], ['spec', 'tolerations'], ['status']];
+
+  it('stores the same JSON with the repeated subtrees shared, and leaves the object itself alone', () => {
+    const shared = new SharedSubtrees(paths);
+    const [a, b] = [pod('1'), pod('2')];
+    const [textA, textB] = [JSON.stringify(a), JSON.stringify(b)];
+    const [sa, sb] = [shared.storedForm(a), shared.storedForm(b)];
+    expect(JSON.stringify(sa)).toBe(textA);
+    expect(JSON.stringify(sb)).toBe(textB);
+    expect(JSON.stringify(a)).toBe(textA);
+    expect(Object.isFrozen(a.metadata.labels)).toBe(false);
+    expect(sb.metadata.labels).toBe(sa.metadata.labels);
+    expect(sb.metadata.ownerReferences).toBe(sa.metadata.ownerReferences);
+    expect((sb.spec as any).tolerations).toBe((sa.spec as any).tolerations);
+    expect((sb.spec as any).containers).toBe((b.spec as any).containers);
+    expect(Object.isFrozen(sb.metadata.ownerReferences![0])).toBe(true);
+  });
+
+  it('shares each element of an array on its own, and leaves a value equal to the stored one for toStored', () => {
+    const shared = new SharedSubtrees([['status', 'conditions', '*'], ['status', 'containerStatuses', '*', 'lastState']]);
+    const status = (name: string, t: string) => ({
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t }, { type: 'PodScheduled', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+      containerStatuses: [{ name, lastState: {} }],
+    });
+    const withStatus = (name: string, t: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, status: status(name, t) });
+    const a = shared.storedForm(withStatus('a', '2026-01-01T00:00:05Z'));
+    const b = shared.storedForm(withStatus('b', '2026-01-01T00:00:07Z'));
+    expect(JSON.stringify(b)).toBe(JSON.stringify(withStatus('b', '2026-01-01T00:00:07Z')));
+    const conds = (o: KubeObject) => (o.status as any).conditions;
+    expect(conds(b)[1]).toBe(conds(a)[1]);
+    expect(conds(b)[0]).not.toBe(conds(a)[0]);
+    expect((b.status as any).containerStatuses[0].lastState).toBe((a.status as any).containerStatuses[0].lastState);
+    // An update whose value equals the stored one's keeps the object it was given: toStored shares prev's.
+    const prev = withStatus('c', '2026-01-01T00:00:09Z');
+    const next = withStatus('c', '2026-01-01T00:00:09Z');
+    expect(conds(shared.storedForm(next, prev))[0]).toBe(conds(next)[0]);
+  });
+
+  it('skips paths the object does not have', () => {
+    const shared = new SharedSubtrees(paths);
+    const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } };
+    expect(shared.storedForm(bare)).toBe(bare);
+  });
+});
+
+describe('ValuesByText', () => {
+  it('hands back one frozen copy per JSON text however many others came between', () => {
+    const byText = new ValuesByText(100);
+    const first = byText.intern([{ ip: '192.168.49.2' }]);
+    for (let i = 3; i < 60; i++) byText.intern([{ ip: `192.168.49.${i}` }]);
+    expect(byText.intern([{ ip: '192.168.49.2' }])).toBe(first);
+    expect(Object.isFrozen(first[0])).toBe(true);
+  });
+
+  it('serves a path of SharedSubtrees', () => {
+    const shared = new SharedSubtrees([], [['status', 'hostIPs']]);
+    const pod = (name: string, ip: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, status: { hostIPs: [{ ip }] } });
+    const a = shared.storedForm(pod('a', '10.0.0.1'));
+    shared.storedForm(pod('b', '10.0.0.2'));
+    const c = shared.storedForm(pod('c', '10.0.0.1'));
+    expect((c.status as any).hostIPs).toBe((a.status as any).hostIPs);
+    expect(JSON.stringify(c)).toBe(JSON.stringify(pod('c', '10.0.0.1')));
+  });
+});
