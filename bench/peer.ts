@@ -9,7 +9,6 @@
 // over the code at that size (kubeplay's 300-pod rollout took 1,263 → 741 → 629 → 533 ms repeated, session 16).
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
-import { heapUsedAfterGc } from './lib/heap';
 import { bootBenchCluster, rolloutDeployment, warmUp } from './lib/kubeplay';
 import { benchDeployment } from './lib/workload';
 
@@ -120,8 +119,6 @@ async function peerRollout(Cluster: new (options?: { nodes?: number }) => PeerCl
   }, { namespace: 'default' });
   // Boot (untimed): 3 nodes Ready and its control-plane pods Running.
   await drivePeer(clock, () => readyNodes.size === 3 && kubeSystem.size > 0 && [...kubeSystem.values()].every((ph) => ph === 'Running'));
-  // The previous runs' garbage is collected before the clock starts, on both sides.
-  heapUsedAfterGc();
   const v0 = clock.nowMs();
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -145,7 +142,6 @@ export async function runPeerCase(replicas: number, options: PeerOptions = {}): 
   const ours: ReturnType<typeof rolloutDeployment>[] = [];
   for (let i = 0; i < warmUps + timedRuns; i++) {
     const cluster = await bootBenchCluster(3);
-    heapUsedAfterGc();
     ours.push(rolloutDeployment(cluster, replicas));
     await cluster.close();
   }
