@@ -17,7 +17,13 @@ export interface SharedInformerFactoryOptions {
   client: Client;
   clock: Clock;
   trace?: TraceSink;
-  /** Extra indexers every informer gets, besides namespace, ownerUid and nodeName. */
+  /**
+   * The indexers every informer starts with: by default namespace, ownerUid and nodeName, what the controllers
+   * look pods and ReplicaSets up by. A component that only lists by namespace passes namespaceIndexers: each
+   * index costs a bucket entry per object.
+   */
+  baseIndexers?: Readonly<Record<string, IndexFunc>>;
+  /** Extra indexers every informer gets, besides the base ones. */
   indexers?: Readonly<Record<string, IndexFunc>>;
   onHandlerError?: (err: unknown) => void;
 }
@@ -58,13 +64,14 @@ export class SharedInformerFactory {
     let informer = this.informerMap.get(id);
     if (!informer) {
       const { client, clock, trace, indexers, onHandlerError } = this.options;
+      const base = this.options.baseIndexers ?? defaultIndexers;
       informer = new SharedInformer<never>({
         gvr: { group: gvr.group, version: gvr.version, resource: gvr.resource },
         client,
         clock,
         trace,
         onHandlerError,
-        indexers: indexers ? { ...defaultIndexers, ...indexers } : undefined,
+        indexers: indexers ? { ...base, ...indexers } : base,
       });
       this.informerMap.set(id, informer);
       if (this.started) informer.start();

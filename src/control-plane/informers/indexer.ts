@@ -57,6 +57,9 @@ export const indexByNodeName: IndexFunc = (obj) => {
   return typeof nodeName === 'string' && nodeName !== '' ? singleValue(nodeName) : noIndexValues;
 };
 
+/** client-go's default (cache.Indexers{NamespaceIndex: MetaNamespaceIndexFunc}): for informers nobody looks up by owner or node. */
+export const namespaceIndexers: Readonly<Record<string, IndexFunc>> = { [NamespaceIndex]: indexByNamespace };
+
 export const defaultIndexers: Readonly<Record<string, IndexFunc>> = {
   [NamespaceIndex]: indexByNamespace,
   [OwnerUidIndex]: indexByOwnerUid,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../shared/api/types';
 import { createCluster } from '../cluster';
 import { SharedInformerFactory } from './factory';
+import { NamespaceIndex, OwnerUidIndex, namespaceIndexers } from './indexer';
 import { metaNamespaceKeyFunc } from './keys';
 import { DeletedFinalStateUnknown } from './shared-informer';
 
@@ -58,6 +59,26 @@ describe('informers over the API server', () => {
       ['configmaps', true, 1],
     ]);
     factory.shutdown();
+    await cluster.close();
+  });
+
+  it("keeps only the namespace index when a component asks for client-go's default indexers", async () => {
+    const cluster = await createCluster({ controllers: false });
+    const { client, clock } = cluster;
+    const full = new SharedInformerFactory({ client, clock });
+    const lean = new SharedInformerFactory({ client, clock, baseIndexers: namespaceIndexers });
+    const owned = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u-1' }] } };
+    client.configMaps.create(owned as never, { namespace: 'default' });
+    for (const f of [full, lean]) {
+      void f.configMaps;
+      f.start();
+      f.waitForCacheSync(clock);
+    }
+    expect(full.configMaps.lister.byIndex(OwnerUidIndex, 'u-1').map((c) => c.metadata.name)).toEqual(['c']);
+    expect(lean.configMaps.lister.byIndex(NamespaceIndex, 'default').map((c) => c.metadata.name)).toEqual(['c']);
+    expect(() => lean.configMaps.lister.byIndex(OwnerUidIndex, 'u-1')).toThrow('Index with name ownerUid does not exist');
+    full.shutdown();
+    lean.shutdown();
     await cluster.close();
   });
 });

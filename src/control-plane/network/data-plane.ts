@@ -9,6 +9,7 @@ import { TrafficHopKind, type TrafficHop, type TrafficParams, type TrafficResult
 import { TraceKind, type TraceSink } from '../../shared/protocol/trace';
 import type { Client } from '../client/client';
 import { SharedInformerFactory } from '../informers/factory';
+import { namespaceIndexers } from '../informers/indexer';
 import type { ContainerProcess } from '../kubelet/pod-worker';
 import type { Clock } from '../sim/clock';
 import { createRng, type Rng } from '../sim/rng';
@@ -69,7 +70,8 @@ export class DataPlane {
     this.trace = options.trace;
     this.containers = options.containers;
     this.rng = createRng(options.seed);
-    this.informers = new SharedInformerFactory({ client: options.client, clock: options.clock });
+    // Its listers are read whole, never by owner or node.
+    this.informers = new SharedInformerFactory({ client: options.client, clock: options.clock, baseIndexers: namespaceIndexers });
     // Request every informer now, so start() lists and watches them all.
     [this.pods, this.services, this.slices, this.namespaces, this.policies, this.ingresses, this.nodes].forEach((i) => i.name);
   }

@@ -13,6 +13,7 @@ import { nullTraceSink, type TraceSink } from '../../shared/protocol/trace';
 import type { Client } from '../client/client';
 import { EventRecorder } from '../client/record/event-recorder';
 import { SharedInformerFactory, type InformerStatus } from '../informers/factory';
+import { namespaceIndexers } from '../informers/indexer';
 import { DeletedFinalStateUnknown, type HandlerRegistration, type SharedInformer } from '../informers/shared-informer';
 import type { Clock, TimerHandle } from '../sim/clock';
 import type { Rng } from '../sim/rng';
@@ -111,7 +112,8 @@ export class Scheduler {
     const { clock, client, rng, profile } = this.options;
     let informers = this.options.informers;
     if (!informers) {
-      informers = new SharedInformerFactory({ client, clock, trace: this.trace });
+      // Its listers are read whole or by namespace (services), never by owner or node.
+      informers = new SharedInformerFactory({ client, clock, trace: this.trace, baseIndexers: namespaceIndexers });
       this.ownInformers = informers;
     }
     const pods = informers.pods as unknown as SharedInformer<Pod>;
