@@ -36,12 +36,10 @@ export interface PeerResult {
   firstRatio: number;
 }
 
-export interface PeerOptions {
-  /** Untimed rollouts of the timed size per side before the timed ones (default 2). */
-  warmUps?: number;
-  /** Timed rollouts per side; the figure is their median (default 3). */
-  timedRuns?: number;
-}
+/** Untimed rollouts of the timed size per side before the timed ones. */
+const warmUps = 2;
+/** Timed rollouts per side; the figure is their median. */
+const timedRuns = 3;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -131,9 +129,7 @@ async function peerRollout(Cluster: new (options?: { nodes?: number }) => PeerCl
   return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, virtualMs, steps };
 }
 
-export async function runPeerCase(replicas: number, options: PeerOptions = {}): Promise<PeerResult> {
-  const warmUps = Math.max(1, options.warmUps ?? 2);
-  const timedRuns = Math.max(1, options.timedRuns ?? 3);
+export async function runPeerCase(replicas: number): Promise<PeerResult> {
   // Both warm up first (an untimed small rollout each) so neither is timed on cold module code.
   await warmUp();
   const { Cluster, version } = await loadPeer();

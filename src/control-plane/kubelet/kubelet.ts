@@ -21,7 +21,8 @@ import { kubeletConnection } from './connection';
 import { completeNodeConfig, type CompleteNodeConfig, type NodeConfig } from './node-config';
 import { initialNode, nodeAllocatable, nodeLabels, nodeStatus, nodeStatusChanged } from './node-status';
 import { PodSource } from './pod-source';
-import { WatchingObjectCache, type CachedObject, type ObjectKind } from './object-cache';
+import { WatchingObjectCache, cacheSyncError, type CachedObject, type ObjectKind } from './object-cache';
+import { RecentList } from '../../shared/lib/recent-list';
 import { PodWorker, type ContainerProcess, type EventType, type PodWorkerHost } from './pod-worker';
 import { ContainerRuntime } from './runtime';
 import type { KubeletSettingsSource } from '../config/cluster-settings';
@@ -567,7 +568,7 @@ export class Kubelet implements PodWorkerHost {
     } catch (err) {
       if (!isStatusError(err)) throw err;
       if (isStatusError(err, StatusReason.NotFound)) return { notFound: true };
-      return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
+      return { error: cacheSyncError(kind) };
     }
   }
 
@@ -670,7 +671,7 @@ export class Kubelet implements PodWorkerHost {
       const ref = from.configMapRef ?? from.secretRef;
       if (!ref?.name) continue;
       const data = load(kind, ref.name);
-      if (data === 'error') return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
+      if (data === 'error') return { error: cacheSyncError(kind) };
       if (!data) {
         if (ref.optional) continue;
         return { error: `${kind} ${JSON.stringify(ref.name)} not found` };
@@ -700,7 +701,7 @@ export class Kubelet implements PodWorkerHost {
         const kind = vf.configMapKeyRef ? 'configmap' : 'secret';
         const ref = (vf.configMapKeyRef ?? vf.secretKeyRef)!;
         const data = load(kind, ref.name ?? '');
-        if (data === 'error') return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
+        if (data === 'error') return { error: cacheSyncError(kind) };
         if (!data) {
           if (ref.optional) continue;
           return { error: `${kind} ${JSON.stringify(ref.name)} not found` };
@@ -909,14 +910,10 @@ function outOf(resource: string, requested: number, used: number, capacity: numb
  * Requests equal to a recent pod's are that pod's record (read only): the pods of a template ask for the same,
  * and every pod worker keeps one.
  */
-const recentRequests: Readonly<{ cpu: number; memory: number }>[] = [];
+const recentRequests = new RecentList<Readonly<{ cpu: number; memory: number }>>(8);
 
 function sharedRequests(r: { cpu: number; memory: number }): { cpu: number; memory: number } {
-  for (const x of recentRequests) if (x.cpu === r.cpu && x.memory === r.memory) return x;
-  const frozen = Object.freeze(r);
-  recentRequests.unshift(frozen);
-  if (recentRequests.length > 8) recentRequests.pop();
-  return frozen;
+  return recentRequests.find((x) => x.cpu === r.cpu && x.memory === r.memory) ?? recentRequests.add(Object.freeze(r));
 }
 
 /** PodRequests: max(sum of containers + sidecars, each init container + the sidecars before it), cpu in millicores. */

@@ -25,6 +25,11 @@ interface Item {
   readonly pods: Set<string>;
 }
 
+/** What a read of a reference whose cache never synced says (the manager's WaitForCacheSync timing out). */
+export function cacheSyncError(kind: ObjectKind): string {
+  return `failed to sync ${kind} cache: timed out waiting for the condition`;
+}
+
 const keyOf = (kind: ObjectKind, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
 
 export class WatchingObjectCache {
@@ -72,7 +77,7 @@ export class WatchingObjectCache {
   get(kind: ObjectKind, namespace: string, name: string): CachedObject | undefined {
     const item = this.items.get(keyOf(kind, namespace, name));
     if (!item) return undefined;
-    if (!item.synced) return { error: `failed to sync ${kind} cache: timed out waiting for the condition` };
+    if (!item.synced) return { error: cacheSyncError(kind) };
     return item.object ? { object: item.object } : { notFound: true };
   }
 

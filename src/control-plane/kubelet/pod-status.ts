@@ -1,6 +1,7 @@
 // Pure parts of the kubelet's status generation (kubelet_pods.go generateAPIPodStatus, status/generate.go):
 // the pod phase from container statuses, and the kubelet-owned pod conditions with their reasons and messages.
 import type { Container, ContainerStatus, PodCondition, PodSpec } from 'kubernetes-types/core/v1';
+import { RecentList } from '../../shared/lib/recent-list';
 import { goStringSlice } from './format';
 
 export const PodPhase = { Pending: 'Pending', Running: 'Running', Succeeded: 'Succeeded', Failed: 'Failed', Unknown: 'Unknown' } as const;
@@ -205,20 +206,15 @@ export function mergeConditions(existing: readonly PodCondition[], generated: re
  * list with the same elements is taken; otherwise a copy at its exact length (one grown by push holds room for 16
  * more conditions).
  */
-const recentConditionLists: (readonly PodCondition[])[] = [];
+const recentConditionLists = new RecentList<readonly PodCondition[]>(8);
 
 function internConditionList(list: PodCondition[]): PodCondition[] {
-  for (let i = 0; i < recentConditionLists.length; i++) {
-    const r = recentConditionLists[i]!;
-    if (r.length !== list.length) continue;
-    let same = true;
-    for (let j = 0; same && j < r.length; j++) same = r[j] === list[j];
-    if (same) return r as PodCondition[];
-  }
-  const out = Object.freeze(list.slice());
-  recentConditionLists.unshift(out);
-  if (recentConditionLists.length > 8) recentConditionLists.pop();
-  return out as PodCondition[];
+  const same = (r: readonly PodCondition[]): boolean => {
+    if (r.length !== list.length) return false;
+    for (let j = 0; j < r.length; j++) if (r[j] !== list[j]) return false;
+    return true;
+  };
+  return (recentConditionLists.find(same) ?? recentConditionLists.add(Object.freeze(list.slice()))) as PodCondition[];
 }
 
 /**

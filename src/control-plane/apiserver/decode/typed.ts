@@ -3,6 +3,7 @@
 // and duplicate fields, drops what the Go struct has no field for, and returns a fresh plain copy.
 import { type JSONSchemaDefinition, definition, definitionRefPrefix } from '../../../shared/api/schemas';
 import { QuantityError, parseQuantityJSON, quantityToString } from '../../../shared/lib/quantity';
+import { hasOwn } from '../patch/json-value';
 import { Base64Error, canonicalBase64 } from './base64';
 import {
   DROP,
@@ -268,7 +269,7 @@ class MapCodec implements Codec {
     }
     // No repeated keys (every in-process body): a plain walk, no visitor closure per map, no keys array.
     for (const key in value) {
-      if (!hasOwnKey(value, key)) continue;
+      if (!hasOwn(value, key)) continue;
       const raw = value[key];
       if (raw === undefined) continue;
       st.segs.push(key);
@@ -281,10 +282,6 @@ class MapCodec implements Codec {
   zero(): unknown {
     return null;
   }
-}
-
-function hasOwnKey(obj: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
 }
 
 class StructCodec implements Codec {
@@ -327,7 +324,7 @@ class StructCodec implements Codec {
     }
     // No repeated keys (every in-process body): for-in walks the enum cache without Object.keys' array.
     for (const key in value) {
-      if (hasOwnKey(value, key)) this.decodeField(out, key, value[key], st, plainNames);
+      if (hasOwn(value, key)) this.decodeField(out, key, value[key], st, plainNames);
     }
     return out;
   }

@@ -13,7 +13,7 @@ import { defaultingStage } from '../pipeline/defaulting';
 import { ensureObjectNamespaceMatchesRequest, fillObjectMetaSystemFields, generateName, wipeObjectMetaSystemFields } from '../pipeline/object-meta';
 import { persistenceStage } from '../pipeline/persistence';
 import { validateCreateStage } from '../pipeline/validation';
-import { resourceVersionOf, toStored, writableMeta } from '../storage/object-codec';
+import { resourceVersionOf, toStoredBy, writableMeta } from '../storage/object-codec';
 import { fieldManagerName } from './field-manager-name';
 
 /** apiserver/pkg/registry/generic/registry/store.go maxNameGenerationCreateAttempts. */
@@ -72,7 +72,7 @@ export function createObject(ctx: ResourceContext, obj: KubeObject, options: { m
     return obj;
   }
   if (resourceVersionOf(obj) !== 0) throw resourceVersionSetOnCreate();
-  const stored = toStored(ctx.strategy.storedForm ? ctx.strategy.storedForm(obj) : obj);
+  const stored = toStoredBy(ctx.strategy, obj);
   const result = persistenceStage(ctx, { key, expectModRevision: 0, op: { type: 'put', key, value: stored } }, sideWrites, () =>
     alreadyExists(ctx, key, obj.metadata.name ?? ''),
   );

@@ -15,7 +15,7 @@ import type { ResourceContext } from '../pipeline/context';
 import { defaultingStage } from '../pipeline/defaulting';
 import { persistenceStage } from '../pipeline/persistence';
 import { validateUpdateStage } from '../pipeline/validation';
-import { fromStored, resourceVersionOf, storedView, toStored, writableMeta } from '../storage/object-codec';
+import { fromStored, resourceVersionOf, storedView, toStoredBy, writableMeta } from '../storage/object-codec';
 import { deepCopy } from '../patch/json-value';
 import { createObject } from './create';
 import { fieldManagerName } from './field-manager-name';
@@ -135,7 +135,7 @@ export function guaranteedUpdate(ctx: ResourceContext, spec: UpdateSpec): Update
   }
 
   if (ctx.dryRun) return { object: obj, created: false };
-  const result = persistenceStage(ctx, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(ctx.strategy.storedForm ? ctx.strategy.storedForm(obj, kv.value) : obj, kv.value) } }, sideWrites, () =>
+  const result = persistenceStage(ctx, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStoredBy(ctx.strategy, obj, kv.value) } }, sideWrites, () =>
     newConflict(rt, spec.name, OptimisticLockErrorMsg),
   );
   const written = result.results[0];

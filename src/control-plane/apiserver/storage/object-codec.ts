@@ -5,6 +5,7 @@
 // metadata carrying resourceVersion, everything else shared); readers that may mutate, and API answers,
 // get fresh copies (fromStored).
 import type { KubeObject } from '../../../shared/api/types';
+import type { ResourceStrategy } from '../types';
 import type { KeyValue } from '../../store/types';
 import { deepCopy, deepFreeze, frozenCopy, setOwn } from '../patch/json-value';
 import { objectFor } from '../patch/sized-object';
@@ -19,6 +20,11 @@ export function toStored(obj: KubeObject, prev?: KubeObject): KubeObject {
   // Copy the top level and metadata without the two fields, leaving obj (often the answer) untouched.
   const { resourceVersion: _rv, selfLink: _selfLink, ...rest } = meta;
   return frozenCopy({ ...obj, metadata: rest }, prev);
+}
+
+/** toStored of what the kind's strategy stores for obj: its storedForm, when it has one (shared subtrees). */
+export function toStoredBy(strategy: Pick<ResourceStrategy, 'storedForm'>, obj: KubeObject, prev?: KubeObject): KubeObject {
+  return toStored(strategy.storedForm ? strategy.storedForm(obj, prev) : obj, prev);
 }
 
 /** A fresh copy of a stored value with its resourceVersion. */

@@ -5,31 +5,21 @@
 // last few values are remembered; equal means the same JSON text (key order counts), so nothing the API returns
 // changes. The request's own object (the create's answer) is left as it is.
 import type { KubeObject } from '../../../shared/api/types';
+import { RecentList } from '../../../shared/lib/recent-list';
 import { sameJson } from '../../../shared/lib/same-json';
-import { frozenCopy } from '../patch/json-value';
+import { frozenCopy, setOwn } from '../patch/json-value';
 
 export class RecentValues {
-  private readonly recent: unknown[] = [];
+  private readonly recent: RecentList<unknown>;
 
-  constructor(private readonly size: number) {}
+  constructor(size: number) {
+    this.recent = new RecentList(size);
+  }
 
   /** value, or a frozen value with the same JSON text seen recently; a new value is remembered as a frozen copy. */
   intern<T>(value: T): T {
     if (typeof value !== 'object' || value === null) return value;
-    const recent = this.recent;
-    for (let i = 0; i < recent.length; i++) {
-      const r = recent[i];
-      if (r === value || sameJson(r, value)) {
-        // Most recently used first.
-        for (let j = i; j > 0; j--) recent[j] = recent[j - 1];
-        recent[0] = r;
-        return r as T;
-      }
-    }
-    const copy = frozenCopy(value);
-    recent.unshift(copy);
-    if (recent.length > this.size) recent.pop();
-    return copy;
+    return (this.recent.find((r) => r === value || sameJson(r, value)) ?? this.recent.add(frozenCopy(value))) as T;
   }
 }
 
@@ -112,8 +102,8 @@ function share(node: unknown, prev: unknown, path: readonly string[], i: number,
   const before = typeof prev === 'object' && prev !== null && !Array.isArray(prev) && Object.hasOwn(prev, key) ? (prev as Record<string, unknown>)[key] : undefined;
   const c = share(child, before, path, i + 1, values);
   if (c === child) return node;
-  // A copy with the key in its place (spread keeps key order); defineProperty in case the key is __proto__.
+  // A copy with the key in its place (spread keeps key order; setOwn keeps a "__proto__" key a data member).
   const out = { ...(node as Record<string, unknown>) };
-  Object.defineProperty(out, key, { value: c, writable: true, enumerable: true, configurable: true });
+  setOwn(out, key, c);
   return out;
 }

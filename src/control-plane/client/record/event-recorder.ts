@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../shared/api/types';
 import { rfc3339 } from '../../sim/clock';
 import type { Clock } from '../../sim/clock';
 import type { Client } from '../client';
+import { KeyedRecords } from '../../../shared/lib/recent-list';
 import { GroupedLru, smallInteger, type LruEntry } from './grouped-lru';
 import { EventSourceObjectSpamFilter, maxLruCacheEntries } from './spam-filter';
 
@@ -194,24 +195,16 @@ export class EventRecorder {
 
 /**
  * Event classes by reason, shared by every recorder (they are frozen values: a kubelet's recorder per node would
- * otherwise keep a table of its own). A cache: emptied when it holds too many reasons.
+ * otherwise keep a table of its own). Containers' field paths vary with their names: the latest few per reason.
  */
-const eventClasses = new Map<string, EventClass[]>();
-const maxEventClassReasons = 256;
+const eventClasses = new KeyedRecords<EventClass>(256);
 
 function eventClass(kind: string, fieldPath: string, type: string, reason: string): EventClass {
-  let list = eventClasses.get(reason);
-  if (list) {
-    for (const c of list) if (c.kind === kind && c.fieldPath === fieldPath && c.type === type) return c;
-  } else {
-    if (eventClasses.size >= maxEventClassReasons) eventClasses.clear();
-    eventClasses.set(reason, (list = []));
-  }
-  const c: EventClass = Object.freeze({ kind, fieldPath, type, reason });
-  // Containers' field paths vary with their names: keep the latest few per reason.
-  if (list.length >= 16) list.shift();
-  list.push(c);
-  return c;
+  return eventClasses.get(
+    reason,
+    (c) => c.kind === kind && c.fieldPath === fieldPath && c.type === type,
+    () => ({ kind, fieldPath, type, reason }),
+  );
 }
 
 /**

@@ -3,6 +3,7 @@
 // after aggregation (EventCorrelate), so a repeat that only bumps count uses a token too. The buckets live in an
 // LRU of 4096 keys, as client-go's cache: an object forgotten there starts with a full bucket again.
 import type { ObjectReference } from 'kubernetes-types/core/v1';
+import { KeyedRecords } from '../../../shared/lib/recent-list';
 import { GroupedLru, smallInteger, type LruEntry } from './grouped-lru';
 
 /** defaultSpamBurst. */
@@ -54,24 +55,17 @@ interface BucketSource {
 }
 
 /**
- * Bucket sources by component and host, shared by every filter (frozen values; a filter per node would otherwise
- * keep a list of its own). A cache: emptied when it holds too many.
+ * Bucket sources by host (else component), shared by every filter (frozen values; a filter per node would
+ * otherwise keep a list of its own).
  */
-const bucketSources = new Map<string, BucketSource[]>();
+const bucketSources = new KeyedRecords<BucketSource>(8192);
 
 function bucketSource(component: string, host: string, kind: string, apiVersion: string): BucketSource {
-  const key = host || component;
-  let list = bucketSources.get(key);
-  if (list) {
-    for (const s of list) if (s.kind === kind && s.apiVersion === apiVersion && s.component === component && s.host === host) return s;
-  } else {
-    if (bucketSources.size >= 8192) bucketSources.clear();
-    bucketSources.set(key, (list = []));
-  }
-  const s: BucketSource = Object.freeze({ component, host, kind, apiVersion });
-  if (list.length >= 16) list.shift();
-  list.push(s);
-  return s;
+  return bucketSources.get(
+    host || component,
+    (s) => s.kind === kind && s.apiVersion === apiVersion && s.component === component && s.host === host,
+    () => ({ component, host, kind, apiVersion }),
+  );
 }
 
 export class EventSourceObjectSpamFilter {

@@ -4,6 +4,7 @@
 import type { Node, Pod, PodAffinityTerm, Taint } from 'kubernetes-types/core/v1';
 import type { Typed } from '../../client/client';
 import { labelSelectorAsSelector, selectorMatches, selectorToString, type Labels, type Selector } from '../../../shared/lib/labels';
+import { RecentList } from '../../../shared/lib/recent-list';
 import { addResource, cloneResource, emptyResource, podRequests, resourceFromList, type Resource } from './pod-resources';
 
 export type PodObject = Typed<Pod>;
@@ -117,17 +118,13 @@ function specRequests(pod: PodObject): { requests: Resource; nonZeroRequests: Re
  * Requests equal to a recent pod's are that pod's objects: the pods of one template ask for the same, and the
  * cache keeps a PodInfo per pod (read only: node totals are summed into the node's own resources).
  */
-const recentRequests: { requests: Resource; nonZeroRequests: Resource }[] = [];
-const maxRecentRequests = 8;
+const recentRequests = new RecentList<{ requests: Resource; nonZeroRequests: Resource }>(8);
 
 function sharedRequests(requests: Resource, nonZeroRequests: Resource): { requests: Resource; nonZeroRequests: Resource } {
-  for (const r of recentRequests) {
-    if (sameResource(r.requests, requests) && sameResource(r.nonZeroRequests, nonZeroRequests)) return r;
-  }
-  const r = { requests, nonZeroRequests };
-  recentRequests.unshift(r);
-  if (recentRequests.length > maxRecentRequests) recentRequests.pop();
-  return r;
+  return (
+    recentRequests.find((r) => sameResource(r.requests, requests) && sameResource(r.nonZeroRequests, nonZeroRequests)) ??
+    recentRequests.add({ requests, nonZeroRequests })
+  );
 }
 
 function sameResource(a: Resource, b: Resource): boolean {
