@@ -314,7 +314,25 @@ describe('SharedInformer', () => {
         expect(cache).toEqual(serverState(client));
         expect([...mirror].map(([k, rv]) => `${k}@${rv}`).sort()).toEqual(cache.map((l) => l.split(':')[0]));
       }),
-      { numRuns: 200 },
+      {
+        numRuns: 200,
+        // A history that surely reaches the 410 → relist path (a drop, writes while it is down, then a compaction),
+        // so the check below does not rest on what the random histories happen to contain.
+        examples: [
+          [
+            [
+              { t: 'create', ns: 'x', name: 'a', v: '1' },
+              { t: 'settle' },
+              { t: 'drop' },
+              { t: 'create', ns: 'x', name: 'b', v: '1' },
+              { t: 'create', ns: 'x', name: 'c', v: '1' },
+              { t: 'compact' },
+              { t: 'settle' },
+            ],
+            1,
+          ],
+        ],
+      },
     );
     // The generated histories do reach the 410 → relist path, not only plain watches.
     expect(relists).toBeGreaterThan(0);
