@@ -76,8 +76,8 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
 async function loadPeer(): Promise<{ Cluster: new (options?: { nodes?: number }) => PeerCluster; version: string }> {
   register('./lib/extensionless-hook.mjs', import.meta.url);
   const mod = (await import('@ngrok/webernetes')) as unknown as { Cluster: new (options?: { nodes?: number }) => PeerCluster };
-  // Its exports map hides package.json: read the installed one.
-  const pkg = JSON.parse(readFileSync(new URL('../node_modules/@ngrok/webernetes/package.json', import.meta.url), 'utf8')) as { version: string };
+  // Its exports map hides package.json: read the installed one, beside the dist/index.js the import resolved.
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('@ngrok/webernetes')), 'utf8')) as { version: string };
   return { Cluster: mod.Cluster, version: pkg.version };
 }
 

@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark of issue 8 that runs in Node (1 engine, 2 scaling, 3 store/API,
 // 6 side by side with webernetes) and prints each figure beside its target, with the machine it ran on.
-// Each case runs in a child process (same flags: --expose-gc, tsx) so heap figures and JIT state are its own.
+// Each case runs in a child process (same flags: --expose-gc) so heap figures and JIT state are its own. The Node
+// cases run a bundle of this file as the app's build makes it (lib/bundle.ts); --source runs them through tsx.
 //
 //   npm run bench                                   every benchmark, full sizes
 //   npm run bench -- --quick                        the small sizes only (engine 100x1000, store 2000, peer 30)
@@ -9,11 +10,13 @@
 //   npm run bench -- --only peer --sizes 30,100
 //   npm run bench -- --only scaling --sizes 100x1000,1000x10000,1000x30000
 //   npm run bench -- --json out.json                also write every raw result
+//   npm run bench -- --source                       the Node cases from source (tsx), for readable profiles
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseEngineSizes, runEngineCase, sizeKey, type EngineCaseResult, type EngineSize } from './engine';
 import { MiB, gcAvailable } from './lib/heap';
+import { buildBenchBundle, withoutTsx } from './lib/bundle';
 import { formatMachine, machineInfo } from './lib/machine';
 import { TargetOp, formatNumber, formatTable, type Figure } from './lib/report';
 import { pageFigures, persistenceFigures } from './browser/figures';
@@ -42,11 +45,13 @@ interface Args {
   sizes?: string;
   quick: boolean;
   json?: string;
+  /** Run the Node cases from source through tsx rather than as a bundle. */
+  source: boolean;
   child?: { bench: Bench; size: string };
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { only: allBenches, quick: false };
+  const args: Args = { only: allBenches, quick: false, source: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -61,6 +66,7 @@ function parseArgs(argv: string[]): Args {
     } else if (a === '--sizes') args.sizes = value();
     else if (a === '--quick') args.quick = true;
     else if (a === '--json') args.json = value();
+    else if (a === '--source') args.source = true;
     else if (a === '--child') args.child = { bench: value() as Bench, size: value() };
     else if (a === '--help' || a === '-h') {
       console.log(readUsage());
@@ -72,7 +78,7 @@ function parseArgs(argv: string[]): Args {
 }
 
 function readUsage(): string {
-  return 'usage: npm run bench -- [--quick] [--only engine|scaling|store|peer|page|persistence[,…]] [--sizes …] [--json file]';
+  return 'usage: npm run bench -- [--quick] [--only engine|scaling|store|peer|page|persistence[,…]] [--sizes …] [--json file] [--source]';
 }
 
 /** Runs one case in this process and prints its result for the parent. */
@@ -87,10 +93,23 @@ async function runChild(bench: Bench, size: string): Promise<void> {
   process.exit(0);
 }
 
-function spawnCase<T>(bench: Bench, size: string): Promise<T> {
-  const script = fileURLToPath(import.meta.url);
+/** How a case's child process is started: node's flags and the script. */
+interface CaseRunner {
+  execArgv: string[];
+  script: string;
+  /** "bundle" or "source", as the figures' heading says. */
+  form: string;
+}
+
+const sourceRunner = (): CaseRunner => ({ execArgv: process.execArgv, script: fileURLToPath(import.meta.url), form: 'source (tsx)' });
+
+async function bundleRunner(): Promise<CaseRunner> {
+  return { execArgv: withoutTsx(process.execArgv), script: await buildBenchBundle(), form: 'bundle (vite build, minified)' };
+}
+
+function spawnCase<T>(runner: CaseRunner, bench: Bench, size: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, script, '--child', bench, size], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...runner.execArgv, runner.script, '--child', bench, size], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
@@ -183,6 +202,10 @@ async function main(): Promise<void> {
 
   console.log(formatMachine(machineInfo()));
   if (!gcAvailable()) console.log('note: no --expose-gc: heap figures are skipped');
+  // The browser cases drive Chromium on the app's own build: their Node side runs from source.
+  const nodeCases = args.only.some((b) => b !== Bench.Page && b !== Bench.Persistence);
+  const runner = args.source || !nodeCases ? sourceRunner() : await bundleRunner();
+  if (nodeCases) console.log(`control plane in Node: ${runner.form}`);
   const sizesOf = (b: Bench): string => args.sizes ?? (args.quick ? defaults[b].quick : defaults[b].full);
   const figures: Figure[] = [];
   const raw: Record<string, unknown[]> = {};
@@ -195,7 +218,7 @@ async function main(): Promise<void> {
     const cached = engineResults.get(key);
     if (cached) return cached;
     progress(`engine ${key}`);
-    const r = await spawnCase<EngineCaseResult>(Bench.Engine, key);
+    const r = await spawnCase<EngineCaseResult>(runner, Bench.Engine, key);
     engineResults.set(key, r);
     return r;
   };
@@ -216,19 +239,19 @@ async function main(): Promise<void> {
       } else if (bench === Bench.Store) {
         const size = sizesOf(bench);
         progress(`store ${size}`);
-        const r = await spawnCase<StoreResult>(Bench.Store, size);
+        const r = await spawnCase<StoreResult>(runner, Bench.Store, size);
         note(bench, r);
         figures.push(...storeFigures(r));
       } else if (bench === Bench.Page || bench === Bench.Persistence) {
         const size = sizesOf(bench);
         progress(`${bench} ${size} (Chromium)`);
-        const r = await spawnCase<never>(bench, size);
+        const r = await spawnCase<never>(sourceRunner(), bench, size);
         note(bench, r);
         figures.push(...(bench === Bench.Page ? pageFigures(r) : persistenceFigures(r)));
       } else {
         for (const replicas of parsePeerSizes(sizesOf(bench))) {
           progress(`peer ${replicas}`);
-          const r = await spawnCase<PeerResult>(Bench.Peer, String(replicas));
+          const r = await spawnCase<PeerResult>(runner, Bench.Peer, String(replicas));
           note(bench, r);
           figures.push(...peerFigures(r));
         }

@@ -11,6 +11,7 @@ import type { TraceSink } from '../../shared/protocol/trace';
 import type { Client } from '../client/client';
 import { Reflector } from '../informers/reflector';
 import type { Clock } from '../sim/clock';
+import { RecentList } from '../../shared/lib/recent-list';
 
 export type ObjectKind = 'configmap' | 'secret';
 
@@ -18,6 +19,8 @@ export type ObjectKind = 'configmap' | 'secret';
 export type CachedObject = { object: KubeObject } | { notFound: true } | { error: string };
 
 interface Item {
+  /** The items map's key, kept so that every pod's key list holds this one string. */
+  readonly key: string;
   readonly reflector: Reflector;
   object: KubeObject | undefined;
   synced: boolean;
@@ -35,7 +38,9 @@ const keyOf = (kind: ObjectKind, namespace: string, name: string): string => `${
 export class WatchingObjectCache {
   private readonly items = new Map<string, Item>();
   /** The keys each registered pod references, to release them when it goes. */
-  private readonly podKeys = new Map<string, string[]>();
+  private readonly podKeys = new Map<string, readonly string[]>();
+  /** Recent key lists: the pods of a template reference the same objects, so they share one frozen list. */
+  private readonly recentKeyLists = new RecentList<readonly string[]>(8);
 
   constructor(private readonly options: { client: Client; clock: Clock; nodeName: string; trace?: TraceSink }) {}
 
@@ -48,11 +53,16 @@ export class WatchingObjectCache {
     for (const [kind, name] of referencedObjects(pod.spec)) {
       const key = keyOf(kind, namespace, name);
       if (keys.includes(key)) continue;
-      keys.push(key);
       const item = this.items.get(key) ?? this.watch(key, kind, namespace, name);
+      keys.push(item.key);
       item.pods.add(uid);
     }
-    this.podKeys.set(uid, keys);
+    this.podKeys.set(uid, this.sharedKeyList(keys));
+  }
+
+  private sharedKeyList(keys: string[]): readonly string[] {
+    const same = (list: readonly string[]): boolean => list.length === keys.length && list.every((k, i) => k === keys[i]);
+    return this.recentKeyLists.find(same) ?? this.recentKeyLists.add(Object.freeze(keys));
   }
 
   /** UnregisterPod: stops the watches only this pod needed. */
@@ -101,6 +111,7 @@ export class WatchingObjectCache {
     const resource = kind === 'configmap' ? client.configMaps : client.secrets;
     const fieldSelector = `metadata.name=${name}`;
     const item: Item = {
+      key,
       object: undefined,
       synced: false,
       pods: new Set(),
