@@ -65,11 +65,14 @@ describe('StoreUsage', () => {
     expect(usage.storedBytesEstimate()).toBe(recount(store));
   });
 
-  it('sizes the changed keys anyway once more than maxPendingKeys are pending', () => {
+  it('forgets the writes once more than maxPendingWrites are pending, sizing nothing, and scans at the next exact read', () => {
     const { store, usage } = setup();
-    expect(usage.storedBytes()).toBe(0);
-    for (const n of ['a', 'b', 'c']) store.txn([], [{ type: 'put', key: key(n), value: cm(n) }]);
-    // Three pending keys with maxPendingKeys 2: the third commit sized them, so the estimate is exact.
+    store.txn([], [{ type: 'put', key: key('a'), value: cm('a') }]);
+    const exact = usage.storedBytes();
+    for (const n of ['b', 'c', 'd']) store.txn([], [{ type: 'put', key: key(n), value: cm(n) }]);
+    // Three pending keys with maxPendingWrites 2: forgotten, so the estimate is the objects at the last average.
+    expect(usage.storedBytesEstimate()).toBe(4 * exact);
+    expect(usage.storedBytes()).toBe(recount(store));
     expect(usage.storedBytesEstimate()).toBe(recount(store));
   });
 

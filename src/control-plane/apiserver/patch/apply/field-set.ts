@@ -3,6 +3,7 @@
 // form of managedFields: `f:<field>`, `k:{"name":"web"}` (a list item by key), `v:"x"` (a set item) and
 // `i:3` (an index). toFieldsV1/fromFieldsV1 convert to and from metadata.managedFields[].fieldsV1.
 import { getOwn, hasOwn, isJsonObject, setOwn } from '../json-value';
+import { objectFor } from '../sized-object';
 
 export type PathElement = string;
 export type FieldPathElements = readonly PathElement[];
@@ -179,9 +180,7 @@ export class FieldSet {
 
   /** The fieldsV1 document: {"f:spec":{"f:replicas":{}}}, with "." marking a node that is also a member. */
   toFieldsV1(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    emitInto(this, out);
-    return out;
+    return emitDoc(this, false, true)!;
   }
 
   static fromFieldsV1(doc: unknown): FieldSet {
@@ -272,27 +271,32 @@ function canonicalNode(doc: Record<string, unknown>, member: boolean): boolean {
  * non-empty. Emptiness comes back up from the children, so no subtree is walked twice. An empty child still
  * gets its key, as {}.
  */
-function emitInto(node: FieldSet, out: Record<string, unknown>): boolean {
+/**
+ * node's document, or undefined when it names nothing (no member anywhere below) and is not the top one (the
+ * top document keeps its empty children's keys); withSelf puts "." first.
+ * The object is made once its keys are known, at its final size (objectFor): a document is stored with every
+ * version of its object, and one grown member by member keeps a separate property array per object.
+ */
+function emitDoc(node: FieldSet, withSelf: boolean, top = false): Record<string, unknown> | undefined {
   const members = node.members;
   const children = node.children;
-  let nonEmpty = members.size > 0;
   const keys: PathElement[] = [];
   for (const pe of members) insertSorted(keys, pe);
   for (const pe of children.keys()) if (!members.has(pe)) insertSorted(keys, pe);
+  const values: Record<string, unknown>[] = new Array(keys.length);
+  let nonEmpty = members.size > 0;
   for (let i = 0; i < keys.length; i++) {
-    const pe = keys[i];
+    const pe = keys[i]!;
     const child = children.get(pe);
-    let sub: Record<string, unknown> = emptyFieldsV1;
-    if (child) {
-      const doc: Record<string, unknown> = members.has(pe) ? { '.': emptyFieldsV1 } : {};
-      if (emitInto(child, doc)) {
-        sub = doc;
-        nonEmpty = true;
-      }
-    }
-    setOwn(out, pe, sub);
+    const sub = child ? emitDoc(child, members.has(pe)) : undefined;
+    if (sub) nonEmpty = true;
+    values[i] = sub ?? emptyFieldsV1;
   }
-  return nonEmpty;
+  if (!nonEmpty && !top) return undefined;
+  const out = objectFor(withSelf ? ['.', ...keys] : keys);
+  if (withSelf) out['.'] = emptyFieldsV1;
+  for (let i = 0; i < keys.length; i++) setOwn(out, keys[i]!, values[i]);
+  return out;
 }
 
 /** Inserts pe at its place in sorted keys: the lists are short, and Array.prototype.sort copies the array. */
