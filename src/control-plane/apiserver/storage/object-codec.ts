@@ -35,8 +35,16 @@ export function fromStored(kv: KeyValue, revision: number = kv.modRevision): Kub
   return out;
 }
 
-/** Frozen views of stored values, one per kv (and revision), shared by every reader that only reads. */
-const views = new WeakMap<KeyValue, { revision: number; view: KubeObject }>();
+/**
+ * Frozen views of stored values at their own revision, one per kv, shared by every reader that only reads. The
+ * view alone is remembered (a record with the revision too would cost ~40 bytes more per live object).
+ */
+const views = new WeakMap<KeyValue, KubeObject>();
+/**
+ * The last view at another revision than the kv's own (a deletion's last state, at the deleting revision): every
+ * watcher the deletion is dispatched to shares it.
+ */
+let lastPastView: { kv: KeyValue; revision: number; view: KubeObject } | undefined;
 
 /**
  * fromStored's content, frozen and shared: every watcher of a revision gets the same object. Only its top
@@ -44,8 +52,9 @@ const views = new WeakMap<KeyValue, { revision: number; view: KubeObject }>();
  * value's, so a live object exists once in memory however many caches hold it.
  */
 export function storedView(kv: KeyValue, revision: number = kv.modRevision): KubeObject {
-  const cached = views.get(kv);
-  if (cached && cached.revision === revision) return cached.view;
+  const own = revision === kv.modRevision;
+  const cached = own ? views.get(kv) : lastPastView?.kv === kv && lastPastView.revision === revision ? lastPastView.view : undefined;
+  if (cached) return cached;
   // Values written through toStored are frozen already; anything else put into the store (a restore from
   // persistence, a test's store) is frozen here, once, so a view never exposes a mutable stored subtree.
   const stored = deepFreeze(kv.value);
@@ -58,7 +67,8 @@ export function storedView(kv: KeyValue, revision: number = kv.modRevision): Kub
   metadata.resourceVersion = String(revision);
   view.metadata = Object.freeze(metadata);
   Object.freeze(view);
-  views.set(kv, { revision, view });
+  if (own) views.set(kv, view);
+  else lastPastView = { kv, revision, view };
   return view;
 }
 
