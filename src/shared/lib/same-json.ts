@@ -5,6 +5,16 @@
 
 /** Exactly JSON.stringify(a) === JSON.stringify(b) (no cycles): key order counts. */
 export function sameJson(a: unknown, b: unknown): boolean {
+  return sameAt(a, b, 0);
+}
+
+/**
+ * One reusable key list per depth: a comparison walks a's keys in order against b's, and allocating two key
+ * arrays per object compared was most of what comparing cost the collector (it runs on every stored write).
+ */
+const keysAtDepth: string[][] = [];
+
+function sameAt(a: unknown, b: unknown, depth: number): boolean {
   if (a === b) return true;
   // A Date or anything else with a prototype of its own may have toJSON: let JSON decide.
   if (special(a) || special(b)) return JSON.stringify(a) === JSON.stringify(b);
@@ -15,25 +25,34 @@ export function sameJson(a: unknown, b: unknown): boolean {
     const x = a as unknown[];
     const y = b as unknown[];
     if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!sameJson(inArray(x[i]), inArray(y[i]))) return false;
+    for (let i = 0; i < x.length; i++) if (!sameAt(inArray(x[i]), inArray(y[i]), depth + 1)) return false;
     return true;
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  const kx = Object.keys(x);
-  const ky = Object.keys(y);
-  // Walk both key lists in order, skipping what JSON.stringify leaves out of an object.
-  let j = 0;
-  for (let i = 0; i < kx.length; i++) {
-    const vx = x[kx[i]];
-    if (omitted(vx)) continue;
-    while (j < ky.length && omitted(y[ky[j]])) j++;
-    if (j >= ky.length || ky[j] !== kx[i] || !sameJson(vx, y[ky[j]])) return false;
-    j++;
+  // x's keys that JSON writes, in order; then y's, walked against them.
+  // (Its length is never reset: setting length to 0 would free the backing store, and the next use grow a new one.)
+  const kx = (keysAtDepth[depth] ??= []);
+  let n = 0;
+  for (const k in x) if (hasOwn(x, k) && !omitted(x[k])) kx[n++] = k;
+  let i = 0;
+  for (const k in y) {
+    if (!hasOwn(y, k)) continue;
+    const vy = y[k];
+    if (omitted(vy)) continue;
+    if (i >= n || kx[i] !== k) return false;
+    i++;
   }
-  while (j < ky.length && omitted(y[ky[j]])) j++;
-  return j === ky.length;
+  if (i !== n) return false;
+  // Keys match in order: now the values (deeper comparisons use deeper lists, so this one stays as it is).
+  for (let j = 0; j < i; j++) {
+    const k = kx[j]!;
+    if (!sameAt(x[k], y[k], depth + 1)) return false;
+  }
+  return true;
 }
+
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** Values an object's JSON text leaves out (an array writes them as null). */
 function omitted(v: unknown): boolean {

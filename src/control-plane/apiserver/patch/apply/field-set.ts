@@ -280,30 +280,35 @@ function canonicalNode(doc: Record<string, unknown>, member: boolean): boolean {
 function emitDoc(node: FieldSet, withSelf: boolean, top = false): Record<string, unknown> | undefined {
   const members = node.members;
   const children = node.children;
-  const keys: PathElement[] = [];
-  for (const pe of members) insertSorted(keys, pe);
-  for (const pe of children.keys()) if (!members.has(pe)) insertSorted(keys, pe);
-  const values: Record<string, unknown>[] = new Array(keys.length);
+  const keys: PathElement[] = withSelf ? ['.'] : [];
+  const from = keys.length;
+  for (const pe of members) insertSorted(keys, pe, from);
+  for (const pe of children.keys()) if (!members.has(pe)) insertSorted(keys, pe, from);
+  // The children's documents first, to learn whether this one names anything.
+  let subs: (Record<string, unknown> | undefined)[] | undefined;
   let nonEmpty = members.size > 0;
-  for (let i = 0; i < keys.length; i++) {
-    const pe = keys[i]!;
-    const child = children.get(pe);
-    const sub = child ? emitDoc(child, members.has(pe)) : undefined;
-    if (sub) nonEmpty = true;
-    values[i] = sub ?? emptyFieldsV1;
+  if (children.size > 0) {
+    subs = new Array(keys.length);
+    for (let i = from; i < keys.length; i++) {
+      const pe = keys[i]!;
+      const child = children.get(pe);
+      const sub = child ? emitDoc(child, members.has(pe)) : undefined;
+      if (!sub) continue;
+      subs[i] = sub;
+      nonEmpty = true;
+    }
   }
   if (!nonEmpty && !top) return undefined;
-  const out = objectFor(withSelf ? ['.', ...keys] : keys);
-  if (withSelf) out['.'] = emptyFieldsV1;
-  for (let i = 0; i < keys.length; i++) setOwn(out, keys[i]!, values[i]);
+  const out = objectFor(keys);
+  for (let i = 0; i < keys.length; i++) setOwn(out, keys[i]!, subs?.[i] ?? emptyFieldsV1);
   return out;
 }
 
-/** Inserts pe at its place in sorted keys: the lists are short, and Array.prototype.sort copies the array. */
-function insertSorted(keys: PathElement[], pe: PathElement): void {
+/** Inserts pe at its place in keys sorted from `from` on: the lists are short, and Array.prototype.sort copies the array. */
+function insertSorted(keys: PathElement[], pe: PathElement, from = 0): void {
   let i = keys.length;
   keys.push(pe);
-  while (i > 0 && compareElements(keys[i - 1], pe) > 0) {
+  while (i > from && compareElements(keys[i - 1], pe) > 0) {
     keys[i] = keys[i - 1];
     i--;
   }

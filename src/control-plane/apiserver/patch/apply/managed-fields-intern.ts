@@ -35,6 +35,10 @@ export class ManagedFieldsInterner {
       recent = [];
       this.docs.set(managerId, recent);
     }
+    // A new document often differs from a recent one in one branch (a pod's status differs from another's
+    // by its podIPs key): it takes their equal subtrees instead of holding its own. Done first, so comparing it
+    // with the recent documents (which share those subtrees too) stops at the first identical subtree.
+    for (let i = 0; i < recent.length && i < shareWithRecent; i++) shareSubtrees(doc, recent[i]!);
     for (let i = 0; i < recent.length; i++) {
       const d = recent[i]!;
       if (d === doc || fieldsV1Equal(d, doc)) {
@@ -42,9 +46,6 @@ export class ManagedFieldsInterner {
         return d;
       }
     }
-    // A new document often differs from a recent one in one branch (a pod's status differs from another's
-    // by its podIPs key): it takes their equal subtrees instead of holding its own.
-    for (let i = 0; i < recent.length && i < shareWithRecent; i++) shareSubtrees(doc, recent[i]!);
     deepFreezeDoc(doc);
     recent.unshift(doc);
     if (recent.length > recentPerManager) recent.pop();
