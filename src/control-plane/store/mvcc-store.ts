@@ -101,6 +101,8 @@ export class MvccStore implements Store {
   private readonly keys = new SortedKeySet();
   /** Live keys under every directory prefix ('' and each prefix ending in '/'). */
   private readonly dirCounts = new Map<string, number>();
+  /** The prefixes dirsOf() gave last. */
+  private lastDirs: readonly string[] = [];
   /** Batches of revisions compactRev+1 … rev; the batch of revision r is at historyHead + (r - compactRev - 1). */
   private history: (RevisionBatch | undefined)[] = [];
   private historyHead = 0;
@@ -370,12 +372,28 @@ export class MvccStore implements Store {
   private adjustDirCounts(key: string, delta: number): void {
     const counts = this.dirCounts;
     counts.set('', (counts.get('') ?? 0) + delta);
-    for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) {
-      const dir = key.slice(0, i + 1);
+    for (const dir of this.dirsOf(key)) {
       const n = (counts.get(dir) ?? 0) + delta;
       if (n === 0) counts.delete(dir);
       else counts.set(dir, n);
     }
+  }
+
+  /**
+   * The directory prefixes of key ("/registry/", "/registry/core/", …), outermost first. Writes come in runs
+   * to one directory (a rollout's pods, a recorder's Events): the last key's prefixes serve the next one in the
+   * same directory, rather than slicing them again.
+   */
+  private dirsOf(key: string): readonly string[] {
+    const last = this.lastDirs;
+    if (last.length > 0) {
+      const dir = last[last.length - 1]!;
+      if (key.startsWith(dir) && key.indexOf('/', dir.length) < 0) return last;
+    }
+    const dirs: string[] = [];
+    for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) dirs.push(key.slice(0, i + 1));
+    this.lastDirs = dirs;
+    return dirs;
   }
 
   /** Queues the batch (filtered) for every watcher whose prefix matches one of its keys. */
