@@ -57,6 +57,73 @@ export interface PodInfo {
   readonly parseError?: string;
 }
 
+/**
+ * What a PodInfo derives from its pod's spec (with its namespace and labels, for affinity terms). Pods without
+ * terms or host ports that ask for the same share one (see sharedRequests): the scheduler's cache keeps a
+ * PodInfo per pod, which then holds three references besides it.
+ */
+interface PodDerived {
+  readonly requests: Resource;
+  readonly nonZeroRequests: Resource;
+  readonly requiredAffinityTerms: AffinityTerm[];
+  readonly requiredAntiAffinityTerms: AffinityTerm[];
+  readonly preferredAffinityTerms: WeightedAffinityTerm[];
+  readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
+  readonly hostPorts: HostPort[];
+  readonly parseError: string | undefined;
+}
+
+/** The PodInfos newPodInfo makes: the pod's own fields are read from it, the rest from its shared PodDerived. */
+class DerivedPodInfo implements PodInfo {
+  constructor(
+    readonly pod: PodObject,
+    readonly key: string,
+    /** Kept as a field: filters compare it for every pod of a node. */
+    readonly namespace: string,
+    readonly derived: PodDerived,
+  ) {}
+
+  get uid(): string {
+    return this.pod.metadata.uid ?? '';
+  }
+
+  get priority(): number {
+    return this.pod.spec?.priority ?? 0;
+  }
+
+  get requests(): Resource {
+    return this.derived.requests;
+  }
+
+  get nonZeroRequests(): Resource {
+    return this.derived.nonZeroRequests;
+  }
+
+  get requiredAffinityTerms(): AffinityTerm[] {
+    return this.derived.requiredAffinityTerms;
+  }
+
+  get requiredAntiAffinityTerms(): AffinityTerm[] {
+    return this.derived.requiredAntiAffinityTerms;
+  }
+
+  get preferredAffinityTerms(): WeightedAffinityTerm[] {
+    return this.derived.preferredAffinityTerms;
+  }
+
+  get preferredAntiAffinityTerms(): WeightedAffinityTerm[] {
+    return this.derived.preferredAntiAffinityTerms;
+  }
+
+  get hostPorts(): HostPort[] {
+    return this.derived.hostPorts;
+  }
+
+  get parseError(): string | undefined {
+    return this.derived.parseError;
+  }
+}
+
 function mergeMatchLabelKeys(pod: Pod, sel: Selector, term: PodAffinityTerm): Selector {
   const keys = [...(term.matchLabelKeys ?? []).map((k) => [k, 'in'] as const), ...(term.mismatchLabelKeys ?? []).map((k) => [k, 'notin'] as const)];
   if (keys.length === 0 || sel.nothing) return sel;
@@ -85,8 +152,8 @@ function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
  * are never modified (sums are added into a node's own Resource).
  */
 interface SpecRequests {
-  requests: Resource;
-  nonZeroRequests: Resource;
+  /** The figures, as the PodDerived of a pod without terms or host ports. */
+  plain: PodDerived;
   /** The other inputs of podRequests, by identity. */
   initContainers: unknown;
   overhead: unknown;
@@ -99,31 +166,43 @@ interface SpecRequests {
  */
 const requestsByContainers = new WeakMap<object, SpecRequests>();
 
-function specRequests(pod: PodObject): { requests: Resource; nonZeroRequests: Resource } {
+function specRequests(pod: PodObject): PodDerived {
   const spec = pod.spec;
   const containers = spec?.containers;
   if (!spec || !containers || !Object.isFrozen(containers) || (spec.overhead && !Object.isFrozen(spec.overhead)) || (spec.initContainers && !Object.isFrozen(spec.initContainers))) {
-    return { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true) };
+    return plainDerived(podRequests(pod), podRequests(pod, true));
   }
   let r = requestsByContainers.get(containers);
   if (!r || r.initContainers !== spec.initContainers || r.overhead !== spec.overhead) {
-    const shared = sharedRequests(podRequests(pod), podRequests(pod, true));
-    r = { requests: shared.requests, nonZeroRequests: shared.nonZeroRequests, initContainers: spec.initContainers, overhead: spec.overhead };
+    r = { plain: sharedRequests(podRequests(pod), podRequests(pod, true)), initContainers: spec.initContainers, overhead: spec.overhead };
     requestsByContainers.set(containers, r);
   }
-  return r;
+  return r.plain;
+}
+
+function plainDerived(requests: Resource, nonZeroRequests: Resource): PodDerived {
+  return {
+    requests,
+    nonZeroRequests,
+    requiredAffinityTerms: none,
+    requiredAntiAffinityTerms: none,
+    preferredAffinityTerms: none,
+    preferredAntiAffinityTerms: none,
+    hostPorts: none,
+    parseError: undefined,
+  };
 }
 
 /**
  * Requests equal to a recent pod's are that pod's objects: the pods of one template ask for the same, and the
  * cache keeps a PodInfo per pod (read only: node totals are summed into the node's own resources).
  */
-const recentRequests = new RecentList<{ requests: Resource; nonZeroRequests: Resource }>(8);
+const recentRequests = new RecentList<PodDerived>(8);
 
-function sharedRequests(requests: Resource, nonZeroRequests: Resource): { requests: Resource; nonZeroRequests: Resource } {
+function sharedRequests(requests: Resource, nonZeroRequests: Resource): PodDerived {
   return (
     recentRequests.find((r) => sameResource(r.requests, requests) && sameResource(r.nonZeroRequests, nonZeroRequests)) ??
-    recentRequests.add({ requests, nonZeroRequests })
+    recentRequests.add(plainDerived(requests, nonZeroRequests))
   );
 }
 
@@ -181,23 +260,31 @@ export function newPodInfo(pod: PodObject): PodInfo {
     }
   }
   const namespace = pod.metadata.namespace ?? '';
-  const { requests, nonZeroRequests } = specRequests(pod);
-  return {
-    pod,
-    // Joined, not concatenated: a concatenation is a tree of its pieces, kept as long as the PodInfo.
-    key: [namespace, '/', pod.metadata.name ?? ''].join(''),
-    uid: pod.metadata.uid ?? '',
-    namespace,
-    priority: pod.spec?.priority ?? 0,
-    requests,
-    nonZeroRequests,
-    requiredAffinityTerms: affinityTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors),
-    requiredAntiAffinityTerms: affinityTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors),
-    preferredAffinityTerms: weightedAffinityTerms(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors),
-    preferredAntiAffinityTerms: weightedAffinityTerms(pod, affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors),
-    hostPorts,
-    ...(errors.length ? { parseError: errors.join(', ') } : {}),
-  };
+  const plain = specRequests(pod);
+  const requiredAffinityTerms = affinityTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
+  const requiredAntiAffinityTerms = affinityTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
+  const preferredAffinityTerms = weightedAffinityTerms(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
+  const preferredAntiAffinityTerms = weightedAffinityTerms(pod, affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
+  const derived: PodDerived =
+    requiredAffinityTerms === none &&
+    requiredAntiAffinityTerms === none &&
+    preferredAffinityTerms === none &&
+    preferredAntiAffinityTerms === none &&
+    hostPorts === none &&
+    errors.length === 0
+      ? plain
+      : {
+          requests: plain.requests,
+          nonZeroRequests: plain.nonZeroRequests,
+          requiredAffinityTerms,
+          requiredAntiAffinityTerms,
+          preferredAffinityTerms,
+          preferredAntiAffinityTerms,
+          hostPorts,
+          parseError: errors.length ? errors.join(', ') : undefined,
+        };
+  // Joined, not concatenated: a concatenation is a tree of its pieces, kept as long as the PodInfo.
+  return new DerivedPodInfo(pod, [namespace, '/', pod.metadata.name ?? ''].join(''), namespace, derived);
 }
 
 /**
@@ -213,7 +300,8 @@ export function updatedPodInfo(pod: PodObject, previous: PodInfo | undefined): P
   if (old.spec !== pod.spec || !Object.isFrozen(pod.spec) || old.metadata.labels !== pod.metadata.labels || !Object.isFrozen(pod.metadata)) return newPodInfo(pod);
   if (old.metadata.uid !== pod.metadata.uid) return newPodInfo(pod);
   if (old.metadata.namespace !== pod.metadata.namespace || old.metadata.name !== pod.metadata.name) return newPodInfo(pod);
-  return { ...previous, pod };
+  if (!(previous instanceof DerivedPodInfo)) return newPodInfo(pod);
+  return new DerivedPodInfo(pod, previous.key, previous.namespace, previous.derived);
 }
 
 function hasAffinity(pi: PodInfo): boolean {
