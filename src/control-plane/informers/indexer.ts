@@ -4,7 +4,7 @@
 // Objects in the cache are shared with every controller and are frozen: never mutate one; copy it first
 // (structuredClone) and write the copy through the client.
 import type { KubeObject } from '../../shared/api/types';
-import { metaNamespaceKeyFunc } from './keys';
+import { metaNamespaceKeyFunc, sharedKey } from './keys';
 
 /** Index values of an object under one index (none when it does not apply). */
 export type IndexFunc = (obj: KubeObject) => string[];
@@ -200,8 +200,8 @@ export class Indexer<T extends KubeObject = KubeObject> {
     const entries = this.entries;
     if (old === undefined) {
       // The key is kept as long as the object (here and in every index bucket): one flat string, not the
-      // tree of pieces a concatenation leaves (the namespace, "/", the name).
-      key = flatKey(key);
+      // tree of pieces a concatenation leaves, and the one the cluster's other informers hold too.
+      key = sharedKey(key);
       for (let e = 0; e < entries.length; e++) {
         const after = entries[e].fn(obj);
         this.record(entries[e], key, noValues, after);
@@ -321,16 +321,6 @@ interface IndexEntry {
 }
 
 const noValues: readonly string[] = [];
-
-/**
- * key as a flat string. Concatenation ("ns" + "/" + name) makes a cons string that points at its pieces; V8
- * flattens a string when it reads it whole (Number() does, and leaves the flat text in place of the tree).
- */
-function flatKey(key: string): string {
-  // Number() of a cons string flattens it in place; a flat string is returned as it is.
-  Number(key);
-  return key;
-}
 
 /** Whether two results of an index function hold the same values, in order. */
 function sameValues(a: readonly string[], b: readonly string[]): boolean {

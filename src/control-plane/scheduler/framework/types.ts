@@ -5,6 +5,7 @@ import type { Node, Pod, PodAffinityTerm, Taint } from 'kubernetes-types/core/v1
 import type { Typed } from '../../client/client';
 import { labelSelectorAsSelector, selectorMatches, selectorToString, type Labels, type Selector } from '../../../shared/lib/labels';
 import { RecentList } from '../../../shared/lib/recent-list';
+import { sharedKey } from '../../informers/keys';
 import { addResource, cloneResource, emptyResource, podRequests, resourceFromList, type Resource } from './pod-resources';
 
 export type PodObject = Typed<Pod>;
@@ -283,8 +284,8 @@ export function newPodInfo(pod: PodObject): PodInfo {
           hostPorts,
           parseError: errors.length ? errors.join(', ') : undefined,
         };
-  // Joined, not concatenated: a concatenation is a tree of its pieces, kept as long as the PodInfo.
-  return new DerivedPodInfo(pod, [namespace, '/', pod.metadata.name ?? ''].join(''), namespace, derived);
+  // The string the informers store the pod under (flat: a concatenation is a tree of its pieces).
+  return new DerivedPodInfo(pod, sharedKey(`${namespace}/${pod.metadata.name ?? ''}`), namespace, derived);
 }
 
 /**
