@@ -9,7 +9,7 @@ import { rfc3339 } from '../../sim/clock';
 import type { Clock } from '../../sim/clock';
 import type { Client } from '../client';
 import { KeyedRecords } from '../../../shared/lib/recent-list';
-import { GroupedLru, noSlot } from './grouped-lru';
+import { GroupedLru, GroupIndex, noSlot } from './grouped-lru';
 import { EventSourceObjectSpamFilter, maxLruCacheEntries } from './spam-filter';
 
 export const EventType = { Normal: 'Normal', Warning: 'Warning' } as const;
@@ -74,8 +74,8 @@ export class EventRecorder {
    * The eventLogger's cache: an LRU of maxLruCacheEntries keyed by getEventKey. Virtual time only moves
    * forward, so the least recently used entry is also the one seen longest ago: expired entries are the oldest.
    */
-  private readonly seen = new GroupedLru(logRefs, logNumbers);
-  private readonly spamFilter = new EventSourceObjectSpamFilter();
+  private readonly seen: GroupedLru;
+  private readonly spamFilter: EventSourceObjectSpamFilter;
   /** The events client, resolved once (the client's typed accessors look it up on every use). */
   private readonly events: Client['events'];
   /** The source as Events carry it, made once: every Event of the recorder shares it. */
@@ -85,6 +85,10 @@ export class EventRecorder {
     private readonly options: { client: Client; clock: Clock; source: EventSource },
   ) {
     this.events = options.client.events;
+    // Both caches group by the object's uid (else name): one index entry per object serves them both.
+    const groups = new GroupIndex(2);
+    this.seen = new GroupedLru(logRefs, logNumbers, { groups, lane: 0 });
+    this.spamFilter = new EventSourceObjectSpamFilter({ groups: { groups, lane: 1 } });
     const source = options.source;
     this.eventSource = Object.freeze(source.host ? { component: source.component, host: source.host } : { component: source.component });
   }

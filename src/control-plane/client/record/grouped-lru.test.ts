@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupedLru, noSlot } from './grouped-lru';
+import { GroupedLru, GroupIndex, noSlot } from './grouped-lru';
 
 /** Entries as group/key (reference 1 is the key), oldest first. */
 function order(lru: GroupedLru): string[] {
@@ -69,16 +69,20 @@ describe('GroupedLru', () => {
     expect(lru.oldest).toBe(noSlot);
   });
 
-  it('behaves as a Map-ordered LRU of (group, key) under random use', () => {
+  it('behaves as a Map-ordered LRU of (group, key) under random use, alone or sharing its group index', () => {
+    const shared = new GroupIndex(2);
+    const lrus = [new GroupedLru(2, 1), new GroupedLru(2, 1, { groups: shared, lane: 0 }), new GroupedLru(2, 1, { groups: shared, lane: 1 })];
+    const models = lrus.map(() => new Map<string, number>()); // "group/key" → value, least recently used first
     // A seeded generator: the same sequence on every run.
     let seed = 12345;
     const rand = (n: number) => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       return seed % n;
     };
-    const lru = new GroupedLru(2, 1);
-    const model = new Map<string, number>(); // "group/key" → value, least recently used first
-    for (let step = 0; step < 5000; step++) {
+    for (let step = 0; step < 9000; step++) {
+      const which = rand(3);
+      const lru = lrus[which];
+      const model = models[which];
       const group = `g${rand(20)}`;
       const key = `k${rand(4)}`;
       const id = `${group}/${key}`;
@@ -104,12 +108,24 @@ describe('GroupedLru', () => {
       }
       expect(lru.size).toBe(model.size);
       if (step % 100 === 0) {
-        expect(order(lru)).toEqual([...model.keys()]);
-        for (const [k, v] of model) {
-          const [g, kk] = k.split('/');
-          expect(lru.number(find(lru, g, kk), 0)).toBe(v);
+        for (let i = 0; i < lrus.length; i++) {
+          expect(order(lrus[i])).toEqual([...models[i].keys()]);
+          for (const [k, v] of models[i]) {
+            const [g, kk] = k.split('/');
+            expect(lrus[i].number(find(lrus[i], g, kk), 0)).toBe(v);
+          }
         }
+        const groups = new Set([...models[1].keys(), ...models[2].keys()].map((k) => k.split('/')[0]));
+        expect(shared.size).toBe(groups.size);
       }
     }
+  });
+
+  it('holds at most what a shared index can name', () => {
+    const lru = new GroupedLru(1, 0, { groups: new GroupIndex(2), lane: 1 });
+    for (let i = 0; i < 0x7fff - 1; i++) lru.add(`g${i % 100}`);
+    expect(lru.size).toBe(0x7fff - 1);
+    expect(lru.first('g5')).not.toBe(noSlot);
+    expect(() => lru.add('one more')).toThrow('holds at most 32766 entries');
   });
 });

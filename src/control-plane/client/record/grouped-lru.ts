@@ -19,9 +19,50 @@ const OLDER = 0;
 const NEWER = 1;
 const NEXT = 2;
 
+/** Slots one lane of a shared GroupIndex can name (15 bits, less the 0 that stands for none). */
+const maxSharedSlots = 0x7fff - 1;
+
+/**
+ * Groups → the first slot of each cache's chain. Two caches grouped by the same strings (a recorder's event log
+ * and spam filter, both by the object's uid) can share one index, each in a lane of its values: a Map entry per
+ * object instead of one in each. A shared index packs both heads into one small integer, so its caches hold at
+ * most maxSharedSlots slots each.
+ */
+export class GroupIndex {
+  private readonly heads = new Map<string, number>();
+
+  constructor(readonly lanes: 1 | 2 = 1) {}
+
+  /** The first slot of the lane's chain for the group, or noSlot. */
+  get(group: string, lane: number): number {
+    const v = this.heads.get(group);
+    if (v === undefined) return noSlot;
+    if (this.lanes === 1) return v;
+    return (lane === 0 ? v & 0x7fff : v >>> 15) - 1;
+  }
+
+  set(group: string, lane: number, slot: number): void {
+    if (this.lanes === 1) {
+      if (slot === noSlot) this.heads.delete(group);
+      else this.heads.set(group, slot);
+      return;
+    }
+    const v = this.heads.get(group) ?? 0;
+    const next = lane === 0 ? (v & ~0x7fff) | (slot + 1) : (v & 0x7fff) | ((slot + 1) << 15);
+    if (next === 0) this.heads.delete(group);
+    else this.heads.set(group, next);
+  }
+
+  /** Groups with an entry in some lane (for tests). */
+  get size(): number {
+    return this.heads.size;
+  }
+}
+
 export class GroupedLru {
-  /** Group → its first slot. */
-  private readonly groups = new Map<string, number>();
+  /** Group → its first slot, in this cache's lane. */
+  private readonly groups: GroupIndex;
+  private readonly lane: number;
   private links: Int32Array;
   /** refsPerEntry references per slot; reference 0 is the entry's group. */
   private refs: unknown[] = [];
@@ -36,8 +77,11 @@ export class GroupedLru {
   constructor(
     private readonly refsPerEntry: number,
     private readonly numbersPerEntry: number,
+    shared?: { groups: GroupIndex; lane: number },
   ) {
     if (refsPerEntry < 1) throw new Error('an entry holds at least its group');
+    this.groups = shared?.groups ?? new GroupIndex();
+    this.lane = shared?.lane ?? 0;
     this.links = new Int32Array(0);
     this.numbers = new Float64Array(0);
   }
@@ -53,7 +97,7 @@ export class GroupedLru {
 
   /** The first slot of the group, or noSlot; with next(), the group's entries (in no particular order). */
   first(group: string): number {
-    return this.groups.get(group) ?? noSlot;
+    return this.groups.get(group, this.lane);
   }
 
   /** The group's slot after this one, or noSlot. */
@@ -89,8 +133,8 @@ export class GroupedLru {
     const slot = this.allocate();
     const links = this.links;
     this.refs[slot * this.refsPerEntry] = group;
-    links[slot * linkColumns + NEXT] = this.groups.get(group) ?? noSlot;
-    this.groups.set(group, slot);
+    links[slot * linkColumns + NEXT] = this.groups.get(group, this.lane);
+    this.groups.set(group, this.lane, slot);
     this.link(slot);
     this.count++;
     return slot;
@@ -107,10 +151,9 @@ export class GroupedLru {
     const group = this.refs[slot * this.refsPerEntry] as string;
     const links = this.links;
     const after = links[slot * linkColumns + NEXT];
-    let s = this.groups.get(group) ?? noSlot;
+    let s = group === undefined ? noSlot : this.groups.get(group, this.lane);
     if (s === slot) {
-      if (after === noSlot) this.groups.delete(group);
-      else this.groups.set(group, after);
+      this.groups.set(group, this.lane, after);
     } else {
       while (s !== noSlot && links[s * linkColumns + NEXT] !== slot) s = links[s * linkColumns + NEXT];
       if (s === noSlot) return; // not an entry of this cache
@@ -146,7 +189,11 @@ export class GroupedLru {
    * maxLruCacheEntries, and doubling would leave up to half of either unused.
    */
   private grow(): void {
-    const capacity = this.capacity < 4 ? 4 : this.capacity + (this.capacity >> 1);
+    let capacity = this.capacity < 4 ? 4 : this.capacity + (this.capacity >> 1);
+    if (this.groups.lanes > 1) {
+      if (this.capacity >= maxSharedSlots) throw new Error(`a cache sharing its group index holds at most ${maxSharedSlots} entries`);
+      capacity = Math.min(capacity, maxSharedSlots);
+    }
     const links = new Int32Array(capacity * linkColumns);
     links.set(this.links);
     this.links = links;

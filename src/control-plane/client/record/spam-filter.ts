@@ -4,7 +4,7 @@
 // LRU of 4096 keys, as client-go's cache: an object forgotten there starts with a full bucket again.
 import type { ObjectReference } from 'kubernetes-types/core/v1';
 import { KeyedRecords } from '../../../shared/lib/recent-list';
-import { GroupedLru, noSlot } from './grouped-lru';
+import { GroupedLru, noSlot, type GroupIndex } from './grouped-lru';
 
 /** defaultSpamBurst. */
 export const defaultSpamBurst = 25;
@@ -71,11 +71,19 @@ function bucketSource(component: string, host: string, kind: string, apiVersion:
 
 export class EventSourceObjectSpamFilter {
   /** The buckets by object (its uid, else its name), in least-recently-used order. */
-  private readonly cache = new GroupedLru(bucketRefs, bucketNumbers);
+  private readonly cache: GroupedLru;
 
   constructor(
-    private readonly options: { burst?: number; qps?: number; cacheSize?: number } = {},
-  ) {}
+    private readonly options: {
+      burst?: number;
+      qps?: number;
+      cacheSize?: number;
+      /** An index of groups shared with another cache (the recorder's event log), and this cache's lane in it. */
+      groups?: { groups: GroupIndex; lane: number };
+    } = {},
+  ) {
+    this.cache = new GroupedLru(bucketRefs, bucketNumbers, options.groups);
+  }
 
   /** True when the event must be skipped (its source + object has no token left); takes a token otherwise. */
   filter(source: SpamFilterSource, ref: ObjectReference, now: number): boolean {
