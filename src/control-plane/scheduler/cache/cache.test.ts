@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { labelSelectorAsSelector } from '../../../shared/lib/labels';
 import { deepFreeze } from '../../informers/shared-informer';
-import { newPodInfo, selectorCountKey, updatedPodInfo, type PodObject } from '../framework/types';
+import { newPodInfo, NodeInfo, selectorCountKey, updatedPodInfo, type PodObject } from '../framework/types';
 import { makeNode, makePod, podInfoOf } from '../testing';
 import { SchedulerCache } from './cache';
 
@@ -120,5 +120,25 @@ describe('SchedulerCache', () => {
     expect(ia.requiredAffinityTerms).toBe(ib.requiredAffinityTerms);
     expect([ia.key, ia.uid, ia.namespace, ia.priority, ia.parseError]).toEqual(['default/a', 'ua', 'default', 0, undefined]);
     expect([ib.key, ib.uid]).toEqual(['default/b', 'ub']);
+  });
+
+  it('finds the pods of a node by key below and above the size where it starts indexing them', () => {
+    const ni = new NodeInfo();
+    const infos = Array.from({ length: 150 }, (_, i) => newPodInfo(makePod(`p${i}`, { cpu: '10m' })));
+    for (const [n, pi] of infos.entries()) {
+      ni.addPod(pi);
+      if (n % 7 === 3) expect(ni.removePod(`default/p${n - 2}`)!.key).toBe(`default/p${n - 2}`);
+    }
+    const removed = new Set(infos.map((_, n) => n).filter((n) => n % 7 === 3).map((n) => n - 2));
+    for (const [n, pi] of infos.entries()) {
+      expect(ni.hasPod(pi.key)).toBe(!removed.has(n));
+      if (!removed.has(n)) expect(ni.getPod(pi.key)).toBe(pi);
+    }
+    expect(ni.pods.length).toBe(150 - removed.size);
+    expect(ni.requested.milliCPU).toBe(10 * ni.pods.length);
+    const copy = ni.clone();
+    for (const pi of [...ni.pods]) expect(copy.removePod(pi.key)).toBe(pi);
+    expect(copy.pods.length).toBe(0);
+    expect(ni.pods.length).toBe(150 - removed.size);
   });
 });

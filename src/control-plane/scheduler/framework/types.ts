@@ -353,6 +353,9 @@ export function nextGeneration(): number {
 
 const maxSelectorCounts = 64;
 
+/** Pods a NodeInfo finds by scanning its list; past this many it keeps an index (see NodeInfo.podIndex). */
+const podIndexThreshold = 64;
+
 const LabelHostname = 'kubernetes.io/hostname';
 const LabelTopologyZone = 'topology.kubernetes.io/zone';
 
@@ -387,7 +390,12 @@ function compactLabels(labels: Readonly<Record<string, string>> | undefined): Re
 export class NodeInfo {
   node: NodeObject | undefined;
   readonly pods: PodInfo[] = [];
-  private readonly podIndex = new Map<string, number>();
+  /**
+   * Positions in pods by key, made once the node holds more than podIndexThreshold pods: below that a scan
+   * of the list finds a pod as fast (keys that differ have different hashes), and a Map per node would cost
+   * about 30 bytes per pod.
+   */
+  private podIndex: Map<string, number> | undefined = undefined;
   podsWithAffinity: PodInfo[] = [];
   podsWithRequiredAntiAffinity: PodInfo[] = [];
   /** hostIP → "protocol/port" in use. */
@@ -460,18 +468,18 @@ export class NodeInfo {
   }
 
   hasPod(key: string): boolean {
-    return this.podIndex.has(key);
+    return this.indexOf(key) >= 0;
   }
 
   getPod(key: string): PodInfo | undefined {
-    const i = this.podIndex.get(key);
-    return i === undefined ? undefined : this.pods[i];
+    const i = this.indexOf(key);
+    return i < 0 ? undefined : this.pods[i];
   }
 
   addPod(pi: PodInfo): void {
-    if (this.podIndex.has(pi.key)) this.removePod(pi.key);
-    this.podIndex.set(pi.key, this.pods.length);
+    if (this.indexOf(pi.key) >= 0) this.removePod(pi.key);
     this.pods.push(pi);
+    this.indexed(pi.key, this.pods.length - 1);
     if (hasAffinity(pi)) this.podsWithAffinity = [...this.podsWithAffinity, pi];
     if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity, pi];
     this.update(pi, 1);
@@ -479,15 +487,15 @@ export class NodeInfo {
 
   /** Returns the removed PodInfo, or undefined when the pod was not on this node. */
   removePod(key: string): PodInfo | undefined {
-    const i = this.podIndex.get(key);
-    if (i === undefined) return undefined;
+    const i = this.indexOf(key);
+    if (i < 0) return undefined;
     const pi = this.pods[i];
     const last = this.pods.pop()!;
     if (last !== pi) {
       this.pods[i] = last;
-      this.podIndex.set(last.key, i);
+      this.podIndex?.set(last.key, i);
     }
-    this.podIndex.delete(key);
+    this.podIndex?.delete(key);
     if (hasAffinity(pi)) this.podsWithAffinity = this.podsWithAffinity.filter((p) => p.key !== key);
     if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.filter((p) => p.key !== key);
     this.update(pi, -1);
@@ -501,8 +509,8 @@ export class NodeInfo {
    * not here or counts differently: then the caller removes and adds.
    */
   replacePod(pi: PodInfo): boolean {
-    const i = this.podIndex.get(pi.key);
-    if (i === undefined) return false;
+    const i = this.indexOf(pi.key);
+    if (i < 0) return false;
     const old = this.pods[i];
     if (
       old.requests !== pi.requests ||
@@ -520,14 +528,33 @@ export class NodeInfo {
     const last = this.pods.pop()!;
     if (last !== old) {
       this.pods[i] = last;
-      this.podIndex.set(last.key, i);
+      this.podIndex?.set(last.key, i);
     }
-    this.podIndex.set(pi.key, this.pods.length);
     this.pods.push(pi);
+    this.podIndex?.set(pi.key, this.pods.length - 1);
     if (hasAffinity(pi)) this.podsWithAffinity = [...this.podsWithAffinity.filter((p) => p.key !== pi.key), pi];
     if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity.filter((p) => p.key !== pi.key), pi];
     this.generation = nextGeneration();
     return true;
+  }
+
+  /** The pod's position in pods, or -1. */
+  private indexOf(key: string): number {
+    const index = this.podIndex;
+    if (index !== undefined) return index.get(key) ?? -1;
+    const pods = this.pods;
+    for (let i = 0; i < pods.length; i++) if (pods[i].key === key) return i;
+    return -1;
+  }
+
+  /** Notes a pod appended at position i, making the index when the list has outgrown a scan. */
+  private indexed(key: string, i: number): void {
+    if (this.podIndex !== undefined) this.podIndex.set(key, i);
+    else if (this.pods.length > podIndexThreshold) {
+      const index = new Map<string, number>();
+      for (let j = 0; j < this.pods.length; j++) index.set(this.pods[j].key, j);
+      this.podIndex = index;
+    }
   }
 
   private update(pi: PodInfo, sign: 1 | -1): void {
@@ -589,8 +616,8 @@ export class NodeInfo {
     c.requested = cloneResource(this.requested);
     c.nonZeroRequested = cloneResource(this.nonZeroRequested);
     for (const pi of this.pods) {
-      c.podIndex.set(pi.key, c.pods.length);
       c.pods.push(pi);
+      c.indexed(pi.key, c.pods.length - 1);
     }
     c.podsWithAffinity = [...this.podsWithAffinity];
     c.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity];
