@@ -185,11 +185,12 @@ export class GroupedLru {
   }
 
   /**
-   * By half again (from 4): a kubelet's recorder holds a hundred entries or so, a controller's up to
-   * maxLruCacheEntries, and doubling would leave up to half of either unused.
+   * By an eighth (at least 4 slots): a kubelet's recorder holds a hundred entries or so, a controller's up to
+   * maxLruCacheEntries; growing by half would leave a fifth of them unused on average, and the copies
+   * (a few dozen over a cache's life) cost next to nothing.
    */
   private grow(): void {
-    let capacity = this.capacity < 4 ? 4 : this.capacity + (this.capacity >> 1);
+    let capacity = this.capacity + Math.max(4, this.capacity >> 3);
     if (this.groups.lanes > 1) {
       if (this.capacity >= maxSharedSlots) throw new Error(`a cache sharing its group index holds at most ${maxSharedSlots} entries`);
       capacity = Math.min(capacity, maxSharedSlots);
