@@ -115,6 +115,18 @@ describe('Indexer change tracking and list order', () => {
     expect(idx.byIndexInListOrder(NodeNameIndex, 'n1').map((p) => p.metadata.name)).toEqual(['p2', 'p3', 'p1']);
   });
 
+  it('orders a bucket by list() even when objects were recreated before the first ordered lookup', () => {
+    const idx = new Indexer();
+    for (const name of ['p1', 'p2', 'p3']) idx.upsert(pod('a', name));
+    idx.delete('a/p1');
+    idx.upsert(pod('a', 'p1'));
+    for (const name of ['p3', 'p1', 'p2']) idx.upsert(pod('a', name, { node: 'n1' }));
+    expect(idx.byIndexInListOrder(NodeNameIndex, 'n1').map((p) => p.metadata.name)).toEqual(['p2', 'p3', 'p1']);
+    idx.upsert(pod('a', 'p0', { node: 'n1' }));
+    idx.delete('a/p3');
+    expect(idx.byIndexInListOrder(NodeNameIndex, 'n1').map((p) => p.metadata.name)).toEqual(['p2', 'p1', 'p0']);
+  });
+
   it('keeps no index values per object: a replacement or deletion evaluates the index functions on the old object', () => {
     const idx = new Indexer({});
     const calls: string[] = [];

@@ -4,7 +4,7 @@
 // Objects in the cache are shared with every controller and are frozen: never mutate one; copy it first
 // (structuredClone) and write the copy through the client.
 import type { KubeObject } from '../../shared/api/types';
-import { metaNamespaceKeyFunc } from './keys';
+import { metaNamespaceKeyFunc, sharedKey } from './keys';
 
 /** Index values of an object under one index (none when it does not apply). */
 export type IndexFunc = (obj: KubeObject) => string[];
@@ -104,19 +104,18 @@ export class IndexChangeTracker {
 
 const emptyKeys: ReadonlySet<string> = new Set();
 
-/**
- * A stored object with its insertion sequence. Its index values are not kept: index functions are pure
- * functions of a frozen object, so replacing or deleting it calls them on the old object again (as client-go's
- * thread_safe_store does). Keeping them cost an array per object in every informer.
- */
-interface Slot<T> {
-  obj: T;
-  /** Insertion sequence: list() order (a Map keeps first-insertion order), for byIndexInListOrder. */
-  readonly seq: number;
-}
-
 export class Indexer<T extends KubeObject = KubeObject> {
-  private readonly items = new Map<string, Slot<T>>();
+  /**
+   * Objects by key, held directly. Their index values are not kept: index functions are pure functions of a
+   * frozen object, so replacing or deleting one calls them on the old object again (as client-go's
+   * thread_safe_store does). Keeping them cost an array per object in every informer.
+   */
+  private readonly items = new Map<string, T>();
+  /**
+   * Insertion sequences (list() order: a Map keeps first-insertion order) for byIndexInListOrder, made at its
+   * first call: most informers are never asked, and a number per object would cost a record (or an entry) each.
+   */
+  private seqs: Map<string, number> | undefined = undefined;
   private nextSeq = 0;
   private readonly indexers = new Map<string, IndexFunc>();
   /** index name → index value → keys. */
@@ -140,8 +139,8 @@ export class Indexer<T extends KubeObject = KubeObject> {
       const index = new Map<string, Set<string>>();
       this.indices.set(name, index);
       this.entries.push({ name, fn, index, trackers: undefined });
-      for (const [key, slot] of this.items) {
-        const values = fn(slot.obj);
+      for (const [key, obj] of this.items) {
+        const values = fn(obj);
         for (const v of values) addTo(index, v, key);
       }
     }
@@ -180,7 +179,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
   }
 
   get(key: string): T | undefined {
-    return this.items.get(key)?.obj;
+    return this.items.get(key);
   }
 
   has(key: string): boolean {
@@ -188,9 +187,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
   }
 
   list(): T[] {
-    const out: T[] = [];
-    for (const slot of this.items.values()) out.push(slot.obj);
-    return out;
+    return [...this.items.values()];
   }
 
   listKeys(): string[] {
@@ -199,22 +196,23 @@ export class Indexer<T extends KubeObject = KubeObject> {
 
   /** Adds or replaces the object under its key (metaNamespaceKeyFunc's, passed when known); returns the object it replaced. */
   upsert(obj: T, key: string = metaNamespaceKeyFunc(obj)): T | undefined {
-    const slot = this.items.get(key);
+    const old = this.items.get(key);
     const entries = this.entries;
-    if (slot === undefined) {
+    if (old === undefined) {
       // The key is kept as long as the object (here and in every index bucket): one flat string, not the
-      // tree of pieces a concatenation leaves (the namespace, "/", the name).
-      key = flatKey(key);
+      // tree of pieces a concatenation leaves, and the one the cluster's other informers hold too.
+      key = sharedKey(key);
       for (let e = 0; e < entries.length; e++) {
         const after = entries[e].fn(obj);
         this.record(entries[e], key, noValues, after);
         for (let i = 0; i < after.length; i++) addTo(entries[e].index, after[i], key);
       }
-      this.items.set(key, { obj, seq: this.nextSeq++ });
+      this.items.set(key, obj);
+      this.seqs?.set(key, this.nextSeq++);
       return undefined;
     }
-    const old = slot.obj;
-    slot.obj = obj;
+    // Replacing keeps the key's place in the Map (and so in list()).
+    this.items.set(key, obj);
     for (let e = 0; e < entries.length; e++) {
       const before = entries[e].fn(old);
       const after = entries[e].fn(obj);
@@ -229,23 +227,24 @@ export class Indexer<T extends KubeObject = KubeObject> {
 
   /** Removes the object under the key; returns it. */
   delete(key: string): T | undefined {
-    const slot = this.items.get(key);
-    if (slot === undefined) return undefined;
+    const old = this.items.get(key);
+    if (old === undefined) return undefined;
     this.items.delete(key);
+    this.seqs?.delete(key);
     const entries = this.entries;
     for (let e = 0; e < entries.length; e++) {
-      const before = entries[e].fn(slot.obj);
+      const before = entries[e].fn(old);
       this.record(entries[e], key, before, noValues);
       for (let i = 0; i < before.length; i++) removeFrom(entries[e].index, before[i], key);
     }
-    return slot.obj;
+    return old;
   }
 
   /** Objects whose index `indexName` has the value. */
   byIndex(indexName: string, value: string): T[] {
     const keys = this.bucket(indexName, value);
     const out: T[] = [];
-    if (keys) for (const k of keys) out.push(this.items.get(k)!.obj);
+    if (keys) for (const k of keys) out.push(this.items.get(k)!);
     return out;
   }
 
@@ -256,18 +255,31 @@ export class Indexer<T extends KubeObject = KubeObject> {
   byIndexInListOrder(indexName: string, value: string): T[] {
     const keys = this.bucket(indexName, value);
     if (!keys) return [];
+    const seqs = this.listOrder();
     // Buckets are usually already in order (objects gain the value in creation order): check while collecting.
-    const slots: Slot<T>[] = [];
+    const ordered: string[] = [];
     let prev = -1;
     let sorted = true;
     for (const k of keys) {
-      const slot = this.items.get(k)!;
-      if (slot.seq <= prev) sorted = false;
-      prev = slot.seq;
-      slots.push(slot);
+      const seq = seqs.get(k)!;
+      if (seq <= prev) sorted = false;
+      prev = seq;
+      ordered.push(k);
     }
-    if (!sorted) slots.sort((a, b) => a.seq - b.seq);
-    return slots.map((slot) => slot.obj);
+    if (!sorted) ordered.sort((a, b) => seqs.get(a)! - seqs.get(b)!);
+    const out = new Array<T>(ordered.length);
+    for (let i = 0; i < ordered.length; i++) out[i] = this.items.get(ordered[i])!;
+    return out;
+  }
+
+  /** Every key's insertion sequence, numbered in the items' order the first time it is asked for. */
+  private listOrder(): Map<string, number> {
+    let seqs = this.seqs;
+    if (seqs === undefined) {
+      seqs = this.seqs = new Map();
+      for (const key of this.items.keys()) seqs.set(key, this.nextSeq++);
+    }
+    return seqs;
   }
 
   private bucket(indexName: string, value: string): Set<string> | undefined {
@@ -309,16 +321,6 @@ interface IndexEntry {
 }
 
 const noValues: readonly string[] = [];
-
-/**
- * key as a flat string. Concatenation ("ns" + "/" + name) makes a cons string that points at its pieces; V8
- * flattens a string when it reads it whole (Number() does, and leaves the flat text in place of the tree).
- */
-function flatKey(key: string): string {
-  // Number() of a cons string flattens it in place; a flat string is returned as it is.
-  Number(key);
-  return key;
-}
 
 /** Whether two results of an index function hold the same values, in order. */
 function sameValues(a: readonly string[], b: readonly string[]): boolean {

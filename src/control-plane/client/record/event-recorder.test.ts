@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from 'kubernetes-types/core/v1';
 import { createCluster } from '../../cluster';
-import { EventRecorder, EventType, nanosecondsHex } from './event-recorder';
+import { EventRecorder, EventType, isNameOf, nanosecondsHex } from './event-recorder';
 import { maxLruCacheEntries } from './spam-filter';
 
 describe('EventRecorder', () => {
@@ -127,5 +127,16 @@ describe('EventRecorder cache (client-go eventLogger: an LRU of maxLruCacheEntri
     recorder.event(cm, EventType.Normal, 'C', 'c'); // A is 11 minutes old, B 6
     expect(recorder.cachedEvents).toBe(2);
     await cluster.close();
+  });
+});
+
+describe('isNameOf', () => {
+  it('reads the object name as the Event name before its last dot', () => {
+    expect(isNameOf('web-1.17f2a3b4c5d6e7f8', 'web-1')).toBe(true);
+    expect(isNameOf('node-1.example.com.17f2a3b4c5d6e7f8', 'node-1.example.com')).toBe(true);
+    expect(isNameOf('node-1.example.com.17f2a3b4c5d6e7f8', 'node-1')).toBe(false);
+    expect(isNameOf('web-10.17f2a3b4c5d6e7f8', 'web-1')).toBe(false);
+    expect(isNameOf('web-1', 'web-1')).toBe(false);
+    expect(isNameOf('.17f2a3', '')).toBe(true);
   });
 });

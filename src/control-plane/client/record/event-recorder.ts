@@ -9,7 +9,7 @@ import { rfc3339 } from '../../sim/clock';
 import type { Clock } from '../../sim/clock';
 import type { Client } from '../client';
 import { KeyedRecords } from '../../../shared/lib/recent-list';
-import { GroupedLru, smallInteger, type LruEntry } from './grouped-lru';
+import { GroupedLru, GroupIndex, noSlot } from './grouped-lru';
 import { EventSourceObjectSpamFilter, maxLruCacheEntries } from './spam-filter';
 
 export const EventType = { Normal: 'Normal', Warning: 'Warning' } as const;
@@ -27,27 +27,20 @@ const aggregationWindowMs = 10 * 60_000;
 
 /**
  * client-go's eventLog: what the eventLogger remembers of an Event it created, to patch it on a repeat, with its
- * key (getEventKey's parts; the source is the recorder's own, so it is left out). The parts are the strings the
- * event was made of — the object's, and the message the stored Event holds too — so remembering an event costs
- * no copy of them.
+ * key (getEventKey's parts; the source is the recorder's own, so it is left out). An entry of the cache's
+ * columns (see GroupedLru): its references are the strings the event was made of — the object's, and the
+ * message the stored Event holds too — so remembering an event costs no copy of them.
+ *
+ *   group    the object's uid, else its name
+ *   cls      the key's parts few combinations of recur (EventClass), one shared record
+ *   message
+ *   name     the Event's name: "<object name>.<hex>", so the object's name is read from it, not kept again
  */
-interface EventLog extends LruEntry {
-  /** Kind, fieldPath, type and reason: few combinations, shared by the entries (see EventClass). */
-  cls: EventClass;
-  namespace: string;
-  objectName: string;
-  uid: string;
-  message: string;
-  /** The Event's name. */
-  name: string;
-  count: number;
-  /**
-   * When it was last seen, as milliseconds since the recorder was made: a small integer fits in the field
-   * itself, where an absolute virtual time would be a separate heap number per entry. Subtracting the epoch is
-   * exact (it is never later than the time), so every difference is the same as with absolute times.
-   */
-  lastSeenAt: number;
-}
+const LogRef = { cls: 1, message: 2, name: 3 } as const;
+const logRefs = 4;
+/** count; when it was last seen (virtual ms; a Float64Array holds it exactly, unboxed). */
+const LogNumber = { count: 0, lastSeenAt: 1 } as const;
+const logNumbers = 2;
 
 /**
  * The sub-millisecond digits of event names, one sequence per cluster (its clock): every recorder of a cluster
@@ -62,15 +55,18 @@ function nextNameSequence(clock: Clock): number {
 }
 
 /**
- * The parts of an event's key that few combinations of recur (Pod, spec.containers{nginx}, Normal, Pulled), one
- * record per combination, so each remembered event holds one reference instead of four (a kubelet remembers
- * three events per pod).
+ * The parts of an event's key that few combinations of recur (Pod, spec.containers{nginx}, Normal, Pulled, the
+ * namespace), one record per combination, so each remembered event holds one reference instead of five (a
+ * kubelet remembers three events per pod).
  */
 interface EventClass {
   readonly kind: string;
   readonly fieldPath: string;
   readonly type: string;
   readonly reason: string;
+  readonly namespace: string;
+  /** Whether the object has a uid: then the entry's group is the uid, else the object's name. */
+  readonly byUid: boolean;
 }
 
 export class EventRecorder {
@@ -78,10 +74,8 @@ export class EventRecorder {
    * The eventLogger's cache: an LRU of maxLruCacheEntries keyed by getEventKey. Virtual time only moves
    * forward, so the least recently used entry is also the one seen longest ago: expired entries are the oldest.
    */
-  private readonly seen = new GroupedLru<EventLog>((e) => e.uid || e.objectName);
-  /** When the recorder was made: the cache's times count from it. */
-  private readonly epoch: number;
-  private readonly spamFilter = new EventSourceObjectSpamFilter();
+  private readonly seen: GroupedLru;
+  private readonly spamFilter: EventSourceObjectSpamFilter;
   /** The events client, resolved once (the client's typed accessors look it up on every use). */
   private readonly events: Client['events'];
   /** The source as Events carry it, made once: every Event of the recorder shares it. */
@@ -91,7 +85,10 @@ export class EventRecorder {
     private readonly options: { client: Client; clock: Clock; source: EventSource },
   ) {
     this.events = options.client.events;
-    this.epoch = options.clock.now();
+    // Both caches group by the object's uid (else name): one index entry per object serves them both.
+    const groups = new GroupIndex(2);
+    this.seen = new GroupedLru(logRefs, logNumbers, { groups, lane: 0 });
+    this.spamFilter = new EventSourceObjectSpamFilter({ groups: { groups, lane: 1 } });
     const source = options.source;
     this.eventSource = Object.freeze(source.host ? { component: source.component, host: source.host } : { component: source.component });
   }
@@ -116,25 +113,16 @@ export class EventRecorder {
     const objectName = ref.name ?? '';
     const uid = ref.uid ?? '';
     const path = fieldPath ?? '';
-    const previous = this.seen.find(
-      uid || objectName,
-      (e) =>
-        e.uid === uid &&
-        e.objectName === objectName &&
-        e.namespace === refNamespace &&
-        e.cls.kind === kind &&
-        e.cls.fieldPath === path &&
-        e.cls.type === type &&
-        e.cls.reason === reason &&
-        e.message === message,
-    );
+    const previous = this.find(uid, objectName, refNamespace, kind, path, type, reason, message);
+    const seen = this.seen;
     try {
-      if (previous) {
+      if (previous !== noSlot) {
         // A hit is a use: most recently used goes last.
-        this.seen.touch(previous);
-        previous.count++;
-        previous.lastSeenAt = smallInteger(now - this.epoch);
-        this.events.patch(previous.name, 'application/merge-patch+json', { count: previous.count, lastTimestamp: timestamp }, { namespace });
+        seen.touch(previous);
+        const count = seen.number(previous, LogNumber.count) + 1;
+        seen.setNumber(previous, LogNumber.count, count);
+        seen.setNumber(previous, LogNumber.lastSeenAt, now);
+        this.events.patch(seen.ref(previous, LogRef.name) as string, 'application/merge-patch+json', { count, lastTimestamp: timestamp }, { namespace });
         return;
       }
       // The same texts recur for every pod (Created container: nginx, …): one string serves every Event.
@@ -158,24 +146,33 @@ export class EventRecorder {
         reportingInstance: source.host ?? '',
       };
       this.events.create(ev as Event & KubeObject);
-      this.seen.add({
-        older: undefined,
-        newer: undefined,
-        cls: eventClass(kind, path, type, reason),
-        namespace: refNamespace,
-        objectName,
-        uid,
-        message: text,
-        name,
-        count: 1,
-        lastSeenAt: smallInteger(now - this.epoch),
-      });
-      this.seen.evictBeyond(maxLruCacheEntries);
+      const slot = seen.add(uid || objectName);
+      seen.setRef(slot, LogRef.cls, eventClass(kind, path, type, reason, refNamespace, uid !== ''));
+      seen.setRef(slot, LogRef.message, text);
+      seen.setRef(slot, LogRef.name, name);
+      seen.setNumber(slot, LogNumber.count, 1);
+      seen.setNumber(slot, LogNumber.lastSeenAt, now);
+      seen.evictBeyond(maxLruCacheEntries);
     } catch (err) {
       // A missing namespace (being deleted) or an Event the TTL removed: events are best-effort.
       if (!isStatusError(err)) throw err;
-      if (previous) this.seen.delete(previous);
+      if (previous !== noSlot) seen.delete(previous);
     }
+  }
+
+  /** The remembered event with this key (getEventKey's parts), or noSlot. */
+  private find(uid: string, objectName: string, namespace: string, kind: string, fieldPath: string, type: string, reason: string, message: string): number {
+    const seen = this.seen;
+    const byUid = uid !== '';
+    for (let s = seen.first(uid || objectName); s !== noSlot; s = seen.next(s)) {
+      const c = seen.ref(s, LogRef.cls) as EventClass;
+      if (c.byUid !== byUid || c.reason !== reason || c.fieldPath !== fieldPath || c.kind !== kind || c.type !== type || c.namespace !== namespace) continue;
+      if (seen.ref(s, LogRef.message) !== message) continue;
+      // The group is the uid: the object's name is the Event name's part before its last dot.
+      if (byUid && !isNameOf(seen.ref(s, LogRef.name) as string, objectName)) continue;
+      return s;
+    }
+    return noSlot;
   }
 
   /**
@@ -183,8 +180,8 @@ export class EventRecorder {
    * used, so this stops at the first one still inside the window.
    */
   private forgetExpired(now: number): void {
-    const at = now - this.epoch;
-    for (let e = this.seen.oldest; e && at - e.lastSeenAt >= aggregationWindowMs; e = this.seen.oldest) this.seen.delete(e);
+    const seen = this.seen;
+    for (let s = seen.oldest; s !== noSlot && now - seen.number(s, LogNumber.lastSeenAt) >= aggregationWindowMs; s = seen.oldest) seen.delete(s);
   }
 
   /** Events remembered for aggregation (for tests). */
@@ -199,12 +196,18 @@ export class EventRecorder {
  */
 const eventClasses = new KeyedRecords<EventClass>(256);
 
-function eventClass(kind: string, fieldPath: string, type: string, reason: string): EventClass {
+function eventClass(kind: string, fieldPath: string, type: string, reason: string, namespace: string, byUid: boolean): EventClass {
   return eventClasses.get(
     reason,
-    (c) => c.kind === kind && c.fieldPath === fieldPath && c.type === type,
-    () => ({ kind, fieldPath, type, reason }),
+    (c) => c.kind === kind && c.fieldPath === fieldPath && c.type === type && c.namespace === namespace && c.byUid === byUid,
+    () => ({ kind, fieldPath, type, reason, namespace, byUid }),
   );
+}
+
+/** Whether eventName is "<objectName>.<hex>" (hex digits hold no dot; an object's name may). */
+export function isNameOf(eventName: string, objectName: string): boolean {
+  const n = objectName.length;
+  return eventName.length > n && eventName.charCodeAt(n) === 46 && eventName.indexOf('.', n + 1) < 0 && eventName.startsWith(objectName);
 }
 
 /**

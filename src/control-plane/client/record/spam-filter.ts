@@ -4,7 +4,7 @@
 // LRU of 4096 keys, as client-go's cache: an object forgotten there starts with a full bucket again.
 import type { ObjectReference } from 'kubernetes-types/core/v1';
 import { KeyedRecords } from '../../../shared/lib/recent-list';
-import { GroupedLru, smallInteger, type LruEntry } from './grouped-lru';
+import { GroupedLru, noSlot, type GroupIndex } from './grouped-lru';
 
 /** defaultSpamBurst. */
 export const defaultSpamBurst = 25;
@@ -27,31 +27,32 @@ export function spamKey(source: SpamFilterSource, ref: ObjectReference): string 
   return [source.component, source.host ?? '', ref.kind ?? '', ref.namespace ?? '', ref.name ?? '', ref.uid ?? '', ref.apiVersion ?? ''].join('');
 }
 
-/** golang.org/x/time/rate's Limiter as flowcontrol's passive token bucket uses it: starts full, refills continuously. */
-interface Bucket extends LruEntry {
-  /** The spam key's parts (getSpamKey), compared one by one instead of joined into a string per object. */
-  source: BucketSource;
-  namespace: string;
-  name: string;
-  uid: string;
-  tokens: number;
-  /**
-   * When the bucket was last refilled, as milliseconds since the filter's first event: a small integer fits in
-   * the field itself, where an absolute virtual time would be a separate heap number per bucket. Subtracting
-   * the epoch is exact (it is never later than the time), so every difference is the same as with absolute times.
-   */
-  last: number;
-}
+/**
+ * golang.org/x/time/rate's Limiter as flowcontrol's passive token bucket uses it (starts full, refills
+ * continuously), one per spam key: an entry of the cache's columns (see GroupedLru).
+ *
+ *   group    the object's uid, else its name
+ *   source   the key's parts few combinations of recur (BucketSource), one shared record
+ *   name     the object's name (the group again when the object has no uid)
+ */
+const BucketRef = { source: 1, name: 2 } as const;
+const bucketRefs = 3;
+/** Its tokens (a fraction after a refill: a Float64Array holds it unboxed) and when it was last refilled (ms). */
+const BucketNumber = { tokens: 0, last: 1 } as const;
+const bucketNumbers = 2;
 
 /**
- * The parts of a spam key that few combinations of recur (the recorder's source, the object's kind and API
- * version): one record per combination, so a bucket holds one reference instead of four.
+ * The parts of a spam key that few combinations of recur (the recorder's source, the object's kind, API version
+ * and namespace): one record per combination, so a bucket holds one reference instead of five.
  */
 interface BucketSource {
   readonly component: string;
   readonly host: string;
   readonly kind: string;
   readonly apiVersion: string;
+  readonly namespace: string;
+  /** Whether the object has a uid: then the bucket's group is the uid, else the object's name. */
+  readonly byUid: boolean;
 }
 
 /**
@@ -60,23 +61,29 @@ interface BucketSource {
  */
 const bucketSources = new KeyedRecords<BucketSource>(8192);
 
-function bucketSource(component: string, host: string, kind: string, apiVersion: string): BucketSource {
+function bucketSource(component: string, host: string, kind: string, apiVersion: string, namespace: string, byUid: boolean): BucketSource {
   return bucketSources.get(
     host || component,
-    (s) => s.kind === kind && s.apiVersion === apiVersion && s.component === component && s.host === host,
-    () => ({ component, host, kind, apiVersion }),
+    (s) => s.kind === kind && s.apiVersion === apiVersion && s.namespace === namespace && s.byUid === byUid && s.component === component && s.host === host,
+    () => ({ component, host, kind, apiVersion, namespace, byUid }),
   );
 }
 
 export class EventSourceObjectSpamFilter {
   /** The buckets by object (its uid, else its name), in least-recently-used order. */
-  private readonly cache = new GroupedLru<Bucket>((b) => b.uid || b.name);
-  /** The time of the first event filtered: bucket times count from it. */
-  private epoch: number | undefined;
+  private readonly cache: GroupedLru;
 
   constructor(
-    private readonly options: { burst?: number; qps?: number; cacheSize?: number } = {},
-  ) {}
+    private readonly options: {
+      burst?: number;
+      qps?: number;
+      cacheSize?: number;
+      /** An index of groups shared with another cache (the recorder's event log), and this cache's lane in it. */
+      groups?: { groups: GroupIndex; lane: number };
+    } = {},
+  ) {
+    this.cache = new GroupedLru(bucketRefs, bucketNumbers, options.groups);
+  }
 
   /** True when the event must be skipped (its source + object has no token left); takes a token otherwise. */
   filter(source: SpamFilterSource, ref: ObjectReference, now: number): boolean {
@@ -89,33 +96,36 @@ export class EventSourceObjectSpamFilter {
     const name = ref.name ?? '';
     const uid = ref.uid ?? '';
     const apiVersion = ref.apiVersion ?? '';
-    const group = uid || name;
-    const epoch = (this.epoch ??= now);
-    const at = smallInteger(now - epoch);
-    let bucket = this.cache.find(
-      group,
-      (b) =>
-        b.uid === uid &&
-        b.name === name &&
-        b.namespace === namespace &&
-        b.source.kind === kind &&
-        b.source.apiVersion === apiVersion &&
-        b.source.component === component &&
-        b.source.host === host,
-    );
-    if (bucket) {
-      this.cache.touch(bucket); // most recently used
-      const elapsedSeconds = Math.max(0, at - bucket.last) / 1000;
-      bucket.tokens = Math.min(burst, bucket.tokens + elapsedSeconds * qps);
-      bucket.last = at;
-    } else {
-      bucket = { older: undefined, newer: undefined, source: bucketSource(component, host, kind, apiVersion), namespace, name, uid, tokens: burst, last: at };
-      this.cache.add(bucket);
-      this.cache.evictBeyond(this.options.cacheSize ?? maxLruCacheEntries);
+    const byUid = uid !== '';
+    const cache = this.cache;
+    let bucket = noSlot;
+    for (let s = cache.first(uid || name); s !== noSlot; s = cache.next(s)) {
+      const src = cache.ref(s, BucketRef.source) as BucketSource;
+      if (src.byUid !== byUid || src.kind !== kind || src.apiVersion !== apiVersion || src.namespace !== namespace || src.component !== component || src.host !== host) continue;
+      // Grouped by uid: the name is compared too (by name: the group is the name).
+      if (byUid && cache.ref(s, BucketRef.name) !== name) continue;
+      bucket = s;
+      break;
     }
-    if (bucket.tokens < 1) return true;
-    bucket.tokens -= 1;
-    return false;
+    let tokens: number;
+    if (bucket !== noSlot) {
+      cache.touch(bucket); // most recently used
+      const elapsedSeconds = Math.max(0, now - cache.number(bucket, BucketNumber.last)) / 1000;
+      tokens = Math.min(burst, cache.number(bucket, BucketNumber.tokens) + elapsedSeconds * qps);
+      cache.setNumber(bucket, BucketNumber.last, now);
+    } else {
+      bucket = cache.add(uid || name);
+      cache.setRef(bucket, BucketRef.source, bucketSource(component, host, kind, apiVersion, namespace, byUid));
+      cache.setRef(bucket, BucketRef.name, name);
+      cache.setNumber(bucket, BucketNumber.last, now);
+      tokens = burst;
+    }
+    const skip = tokens < 1;
+    if (!skip) tokens -= 1;
+    cache.setNumber(bucket, BucketNumber.tokens, tokens);
+    // After the bucket's numbers are written: eviction may reuse no slot but the oldest's.
+    if (cache.size > (this.options.cacheSize ?? maxLruCacheEntries)) cache.evictBeyond(this.options.cacheSize ?? maxLruCacheEntries);
+    return skip;
   }
 
   /** Keys held (for tests). */

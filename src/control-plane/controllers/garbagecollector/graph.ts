@@ -48,18 +48,18 @@ export function ownerReferenceMatchesCoordinates(a: OwnerReference, b: Omit<Obje
 
 const noDependents: ReadonlySet<GraphNode> = new Set();
 
+const BeingDeleted = 1;
+const DeletingDependents = 2;
+const Virtual = 4;
+
 export class GraphNode {
   identity: ObjectReference;
   /** The object's ownerReferences as last observed. */
   owners: readonly OwnerReference[];
   /** Made at the first dependent: most objects (every pod) have none, and an empty Set costs ~140 bytes. */
   private dependentSet: Set<GraphNode> | undefined = undefined;
-  /** The object has a deletionTimestamp (a one-way trip). */
-  beingDeleted: boolean;
-  /** The object is being deleted with the foregroundDeletion finalizer: it waits for its dependents. */
-  deletingDependents: boolean;
-  /** Constructed for an owner some dependent names, and not yet observed through an informer. */
-  virtual: boolean;
+  /** beingDeleted, deletingDependents and virtual as bits of one small integer (the graph has a node per pod). */
+  private flags = 0;
 
   constructor(init: { identity: ObjectReference; owners?: readonly OwnerReference[]; beingDeleted?: boolean; deletingDependents?: boolean; virtual?: boolean }) {
     this.identity = init.identity;
@@ -67,6 +67,33 @@ export class GraphNode {
     this.beingDeleted = init.beingDeleted ?? false;
     this.deletingDependents = init.deletingDependents ?? false;
     this.virtual = init.virtual ?? false;
+  }
+
+  /** The object has a deletionTimestamp (a one-way trip). */
+  get beingDeleted(): boolean {
+    return (this.flags & BeingDeleted) !== 0;
+  }
+
+  set beingDeleted(value: boolean) {
+    this.flags = value ? this.flags | BeingDeleted : this.flags & ~BeingDeleted;
+  }
+
+  /** The object is being deleted with the foregroundDeletion finalizer: it waits for its dependents. */
+  get deletingDependents(): boolean {
+    return (this.flags & DeletingDependents) !== 0;
+  }
+
+  set deletingDependents(value: boolean) {
+    this.flags = value ? this.flags | DeletingDependents : this.flags & ~DeletingDependents;
+  }
+
+  /** Constructed for an owner some dependent names, and not yet observed through an informer. */
+  get virtual(): boolean {
+    return (this.flags & Virtual) !== 0;
+  }
+
+  set virtual(value: boolean) {
+    this.flags = value ? this.flags | Virtual : this.flags & ~Virtual;
   }
 
   /** The nodes whose ownerReferences name this one; read only (addDependent and removeDependent change it). */

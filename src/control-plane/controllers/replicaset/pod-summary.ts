@@ -21,12 +21,15 @@ import type { ReplicaSetLike } from './replica-set-kind';
 const PodClass = { Excluded: 0, Included: 1, NeedsWrite: 2 } as const;
 type PodClass = (typeof PodClass)[keyof typeof PodClass];
 
-interface PodFacts {
-  pod: Pod;
-  cls: PodClass;
-  fullyLabeled: boolean;
-  ready: boolean;
-}
+/**
+ * What classify found of one pod, as a small integer (a Map holds it in place; a record per pod cost 56 bytes):
+ * its PodClass in the low bits, then whether it is fully labeled and ready. The pod itself is the indexer's
+ * current object under the key: every change to it is taken (current) before the facts are read.
+ */
+type PodFacts = number;
+const clsMask = 3;
+const FullyLabeled = 4;
+const Ready = 8;
 
 interface RSState {
   uid: string;
@@ -93,7 +96,9 @@ export class ReplicaSetPodSummaries {
     let available = st.ready;
     if (minReadySeconds > 0) {
       available = 0;
-      for (const f of st.facts.values()) if (f.cls === PodClass.Included && f.ready && isPodAvailable(f.pod, minReadySeconds, nowMs)) available++;
+      for (const [podKey, f] of st.facts) {
+        if ((f & clsMask) === PodClass.Included && f & Ready && isPodAvailable(this.indexer.get(podKey)!, minReadySeconds, nowMs)) available++;
+      }
     }
     return { replicas: st.included, fullyLabeledReplicas: st.fullyLabeled, readyReplicas: st.ready, availableReplicas: available };
   }
@@ -122,9 +127,10 @@ export class ReplicaSetPodSummaries {
       return st;
     }
     for (const podKey of this.tracker.take(uid)) {
-      this.remove(st, podKey);
       const pod = this.indexer.get(podKey);
+      // Counted again in place: a Map's set keeps the key it holds (the indexer's string, not this copy).
       if (pod && ownedBy(pod, uid)) this.add(st, podKey, pod, selector);
+      else this.remove(st, podKey);
     }
     return st;
   }
@@ -137,27 +143,20 @@ export class ReplicaSetPodSummaries {
     for (const key of this.indexer.indexKeys(OwnerUidIndex, st.uid)) this.add(st, key, this.indexer.get(key)!, selector);
   }
 
+  /** Classifies the pod under key, replacing what was counted for it. */
   private add(st: RSState, key: string, pod: Pod, selector: Selector): void {
+    const old = st.facts.get(key);
+    if (old !== undefined) count(st, old, -1);
     const f = classify(st.rs, pod, selector);
     st.facts.set(key, f);
-    if (f.cls === PodClass.NeedsWrite) st.needsWrite++;
-    else if (f.cls === PodClass.Included) {
-      st.included++;
-      if (f.fullyLabeled) st.fullyLabeled++;
-      if (f.ready) st.ready++;
-    }
+    count(st, f, 1);
   }
 
   private remove(st: RSState, key: string): void {
     const f = st.facts.get(key);
-    if (!f) return;
+    if (f === undefined) return;
     st.facts.delete(key);
-    if (f.cls === PodClass.NeedsWrite) st.needsWrite--;
-    else if (f.cls === PodClass.Included) {
-      st.included--;
-      if (f.fullyLabeled) st.fullyLabeled--;
-      if (f.ready) st.ready--;
-    }
+    count(st, f, -1);
   }
 
   /** Would claim adopt one of the namespace's orphans (pods with no controller)? Usually there are none. */
@@ -171,23 +170,30 @@ export class ReplicaSetPodSummaries {
   }
 }
 
+function count(st: RSState, f: PodFacts, sign: 1 | -1): void {
+  const cls = f & clsMask;
+  if (cls === PodClass.NeedsWrite) st.needsWrite += sign;
+  else if (cls === PodClass.Included) {
+    st.included += sign;
+    if (f & FullyLabeled) st.fullyLabeled += sign;
+    if (f & Ready) st.ready += sign;
+  }
+}
+
 /** One pod as candidatePods → filterActivePods → ControllerRefManager.claimObject sees it. */
 function classify(rs: ReplicaSetLike, pod: Pod, selector: Selector): PodFacts {
-  const facts: PodFacts = { pod, cls: PodClass.Excluded, fullyLabeled: false, ready: false };
-  if (pod.metadata?.namespace !== (rs.metadata.namespace ?? '') || !isPodActive(pod)) return facts;
+  if (pod.metadata?.namespace !== (rs.metadata.namespace ?? '') || !isPodActive(pod)) return PodClass.Excluded;
   const deleting = !!rs.metadata.deletionTimestamp;
   const ref = getControllerOf(pod as Typed<Pod>);
   const matches = selectorMatches(selector, pod.metadata?.labels);
   if (ref) {
-    if (ref.uid !== rs.metadata.uid) return facts;
-    if (matches) facts.cls = PodClass.Included;
-    else if (!deleting) facts.cls = PodClass.NeedsWrite;
-  } else if (!deleting && matches) {
-    facts.cls = PodClass.NeedsWrite;
+    if (ref.uid !== rs.metadata.uid) return PodClass.Excluded;
+    if (!matches) return deleting ? PodClass.Excluded : PodClass.NeedsWrite;
+  } else {
+    return !deleting && matches ? PodClass.NeedsWrite : PodClass.Excluded;
   }
-  if (facts.cls === PodClass.Included) {
-    facts.fullyLabeled = matchesSet(rs.spec?.template?.metadata?.labels ?? {}, pod.metadata?.labels);
-    facts.ready = isPodReady(pod);
-  }
-  return facts;
+  let f: PodFacts = PodClass.Included;
+  if (matchesSet(rs.spec?.template?.metadata?.labels ?? {}, pod.metadata?.labels)) f |= FullyLabeled;
+  if (isPodReady(pod)) f |= Ready;
+  return f;
 }

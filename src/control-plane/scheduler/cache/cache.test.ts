@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { labelSelectorAsSelector } from '../../../shared/lib/labels';
 import { deepFreeze } from '../../informers/shared-informer';
-import { newPodInfo, selectorCountKey, updatedPodInfo, type PodObject } from '../framework/types';
+import { newPodInfo, NodeInfo, selectorCountKey, updatedPodInfo, type PodObject } from '../framework/types';
 import { makeNode, makePod, podInfoOf } from '../testing';
 import { SchedulerCache } from './cache';
 
@@ -81,5 +81,64 @@ describe('SchedulerCache', () => {
     expect(ni.countPodsMatchSelector(sel, 'default', key)).toBe(2);
     expect(Object.fromEntries(cache.topologyPodCounts(sel, 'default', key, 'topology.kubernetes.io/zone'))).toEqual({ a: 2 });
     expect(ni.requested.milliCPU).toBe(1500);
+  });
+
+  it('keeps assumed pods apart: forgotten, confirmed on another node, or removed', () => {
+    const cache = new SchedulerCache();
+    for (const n of ['n1', 'n2']) cache.addNode(makeNode(n, { cpu: '4', memory: '8Gi' }));
+    const pod = makePod('a', { cpu: '500m' });
+    const assumed = newPodInfo({ ...pod, spec: { ...pod.spec!, nodeName: 'n1' } } as PodObject);
+    cache.assumePod(assumed, 'n1');
+    expect(() => cache.assumePod(assumed, 'n1')).toThrow("pod default/a is in the cache, so can't be assumed");
+    expect(cache.isAssumedPod('default/a')).toBe(true);
+    expect(cache.assumedPodCount).toBe(1);
+    cache.forgetPod('default/a');
+    expect(cache.podCount).toBe(0);
+    expect(cache.getNodeInfo('n1')!.requested.milliCPU).toBe(0);
+    // Assumed on n1, bound (by someone else's decision) to n2: the informer's word wins.
+    cache.assumePod(assumed, 'n1');
+    cache.finishBinding('default/a');
+    cache.addPod(newPodInfo({ ...pod, spec: { ...pod.spec!, nodeName: 'n2' } } as PodObject));
+    expect(cache.isAssumedPod('default/a')).toBe(false);
+    expect(cache.assumedPodCount).toBe(0);
+    expect(cache.getNodeInfo('n1')!.requested.milliCPU).toBe(0);
+    expect(cache.getNodeInfo('n2')!.requested.milliCPU).toBe(500);
+    cache.forgetPod('default/a'); // confirmed: not forgotten
+    expect(cache.podCount).toBe(1);
+    cache.removePod('default/a');
+    expect(cache.podCount).toBe(0);
+    expect(cache.getNodeInfo('n2')!.requested.milliCPU).toBe(0);
+  });
+
+  it('shares what pods of one template derive from their spec', () => {
+    const template = deepFreeze(makePod('t', { cpu: '100m', memory: '64Mi' }));
+    const a = deepFreeze({ ...template, metadata: { ...template.metadata, name: 'a', uid: 'ua' } }) as PodObject;
+    const b = deepFreeze({ ...template, metadata: { ...template.metadata, name: 'b', uid: 'ub' } }) as PodObject;
+    const ia = newPodInfo(a);
+    const ib = newPodInfo(b);
+    expect(ia.requests).toBe(ib.requests);
+    expect(ia.requiredAffinityTerms).toBe(ib.requiredAffinityTerms);
+    expect([ia.key, ia.uid, ia.namespace, ia.priority, ia.parseError]).toEqual(['default/a', 'ua', 'default', 0, undefined]);
+    expect([ib.key, ib.uid]).toEqual(['default/b', 'ub']);
+  });
+
+  it('finds the pods of a node by key below and above the size where it starts indexing them', () => {
+    const ni = new NodeInfo();
+    const infos = Array.from({ length: 150 }, (_, i) => newPodInfo(makePod(`p${i}`, { cpu: '10m' })));
+    for (const [n, pi] of infos.entries()) {
+      ni.addPod(pi);
+      if (n % 7 === 3) expect(ni.removePod(`default/p${n - 2}`)!.key).toBe(`default/p${n - 2}`);
+    }
+    const removed = new Set(infos.map((_, n) => n).filter((n) => n % 7 === 3).map((n) => n - 2));
+    for (const [n, pi] of infos.entries()) {
+      expect(ni.hasPod(pi.key)).toBe(!removed.has(n));
+      if (!removed.has(n)) expect(ni.getPod(pi.key)).toBe(pi);
+    }
+    expect(ni.pods.length).toBe(150 - removed.size);
+    expect(ni.requested.milliCPU).toBe(10 * ni.pods.length);
+    const copy = ni.clone();
+    for (const pi of [...ni.pods]) expect(copy.removePod(pi.key)).toBe(pi);
+    expect(copy.pods.length).toBe(0);
+    expect(ni.pods.length).toBe(150 - removed.size);
   });
 });

@@ -18,18 +18,21 @@ interface TopologyCount {
 /** How many (selector, topology key) aggregates to maintain before starting over. */
 const maxTopologyCounts = 64;
 
-interface PodState {
-  podInfo: PodInfo;
+/** A pod placed by this scheduler and not yet confirmed by the informer. */
+interface AssumedPod {
   nodeName: string;
-  /** Placed by this scheduler and not yet confirmed by the informer. */
-  assumed: boolean;
   bindingFinished: boolean;
 }
 
 export class SchedulerCache implements SharedLister {
   /** NodeInfos by node name; one may exist without its Node while pods on a deleted or unseen node remain. */
   private readonly nodes = new Map<string, NodeInfo>();
-  private readonly podStates = new Map<string, PodState>();
+  /**
+   * cache.go's podStates, split: every pod's PodInfo, and the few assumed ones' state. A confirmed pod is on
+   * the node its PodInfo's pod names (addPod files it there), so it needs no record of its own.
+   */
+  private readonly podInfos = new Map<string, PodInfo>();
+  private readonly assumedPods = new Map<string, AssumedPod>();
   private readonly tree = new NodeTree();
   private nodeList: NodeInfo[] | undefined;
   private affinityList: NodeInfo[] | undefined;
@@ -73,35 +76,43 @@ export class SchedulerCache implements SharedLister {
 
   /** AssumePod: the scheduler decided; account for the pod on the node before the binding is seen. */
   assumePod(pi: PodInfo, nodeName: string): void {
-    if (this.podStates.has(pi.key)) throw new Error(`pod ${pi.key} is in the cache, so can't be assumed`);
+    if (this.podInfos.has(pi.key)) throw new Error(`pod ${pi.key} is in the cache, so can't be assumed`);
     this.addPodToNode(pi, nodeName);
-    this.podStates.set(pi.key, { podInfo: pi, nodeName, assumed: true, bindingFinished: false });
+    this.podInfos.set(pi.key, pi);
+    this.assumedPods.set(pi.key, { nodeName, bindingFinished: false });
   }
 
   finishBinding(key: string): void {
-    const ps = this.podStates.get(key);
-    if (ps?.assumed) ps.bindingFinished = true;
+    const assumed = this.assumedPods.get(key);
+    if (assumed) assumed.bindingFinished = true;
   }
 
   /** ForgetPod: the binding failed; undo the assumption. */
   forgetPod(key: string): void {
-    const ps = this.podStates.get(key);
-    if (!ps || !ps.assumed) return;
-    this.removePodFromNode(key, ps.nodeName);
-    this.podStates.delete(key);
+    const assumed = this.assumedPods.get(key);
+    if (!assumed) return;
+    this.removePodFromNode(key, assumed.nodeName);
+    this.podInfos.delete(key);
+    this.assumedPods.delete(key);
   }
 
   isAssumedPod(key: string): boolean {
-    return !!this.podStates.get(key)?.assumed;
+    return this.assumedPods.has(key);
+  }
+
+  /** The node the cache files the pod under: the assumed one, else the one its pod names. */
+  private nodeNameOf(pi: PodInfo): string {
+    return this.assumedPods.get(pi.key)?.nodeName ?? pi.pod.spec?.nodeName ?? '';
   }
 
   /** AddPod for a pod the informer reports bound: confirms an assumed pod (wherever it really landed). */
   addPod(pi: PodInfo): void {
     const nodeName = pi.pod.spec?.nodeName ?? '';
-    const ps = this.podStates.get(pi.key);
-    if (ps) this.removePodFromNode(pi.key, ps.nodeName);
+    const old = this.podInfos.get(pi.key);
+    if (old) this.removePodFromNode(pi.key, this.nodeNameOf(old));
     this.addPodToNode(pi, nodeName);
-    this.podStates.set(pi.key, { podInfo: pi, nodeName, assumed: false, bindingFinished: true });
+    this.podInfos.set(pi.key, pi);
+    this.assumedPods.delete(pi.key);
   }
 
   /**
@@ -109,25 +120,25 @@ export class SchedulerCache implements SharedLister {
    * sums or aggregates count: then only the PodInfo is replaced (see NodeInfo.replacePod).
    */
   updatePod(pi: PodInfo): void {
-    const ps = this.podStates.get(pi.key);
+    const old = this.podInfos.get(pi.key);
     const nodeName = pi.pod.spec?.nodeName ?? '';
-    if (ps && !ps.assumed && ps.nodeName === nodeName && this.nodes.get(nodeName)?.replacePod(pi)) {
-      ps.podInfo = pi;
-      ps.bindingFinished = true;
+    if (old && !this.assumedPods.has(pi.key) && (old.pod.spec?.nodeName ?? '') === nodeName && this.nodes.get(nodeName)?.replacePod(pi)) {
+      this.podInfos.set(pi.key, pi);
       return;
     }
     this.addPod(pi);
   }
 
   removePod(key: string): void {
-    const ps = this.podStates.get(key);
-    if (!ps) return;
-    this.removePodFromNode(key, ps.nodeName);
-    this.podStates.delete(key);
+    const old = this.podInfos.get(key);
+    if (!old) return;
+    this.removePodFromNode(key, this.nodeNameOf(old));
+    this.podInfos.delete(key);
+    this.assumedPods.delete(key);
   }
 
   getPod(key: string): PodInfo | undefined {
-    return this.podStates.get(key)?.podInfo;
+    return this.podInfos.get(key);
   }
 
   private addPodToNode(pi: PodInfo, nodeName: string): void {
@@ -217,12 +228,10 @@ export class SchedulerCache implements SharedLister {
   }
 
   get podCount(): number {
-    return this.podStates.size;
+    return this.podInfos.size;
   }
 
   get assumedPodCount(): number {
-    let n = 0;
-    for (const ps of this.podStates.values()) if (ps.assumed) n++;
-    return n;
+    return this.assumedPods.size;
   }
 }

@@ -5,6 +5,7 @@ import type { Node, Pod, PodAffinityTerm, Taint } from 'kubernetes-types/core/v1
 import type { Typed } from '../../client/client';
 import { labelSelectorAsSelector, selectorMatches, selectorToString, type Labels, type Selector } from '../../../shared/lib/labels';
 import { RecentList } from '../../../shared/lib/recent-list';
+import { sharedKey } from '../../informers/keys';
 import { addResource, cloneResource, emptyResource, podRequests, resourceFromList, type Resource } from './pod-resources';
 
 export type PodObject = Typed<Pod>;
@@ -57,6 +58,73 @@ export interface PodInfo {
   readonly parseError?: string;
 }
 
+/**
+ * What a PodInfo derives from its pod's spec (with its namespace and labels, for affinity terms). Pods without
+ * terms or host ports that ask for the same share one (see sharedRequests): the scheduler's cache keeps a
+ * PodInfo per pod, which then holds three references besides it.
+ */
+interface PodDerived {
+  readonly requests: Resource;
+  readonly nonZeroRequests: Resource;
+  readonly requiredAffinityTerms: AffinityTerm[];
+  readonly requiredAntiAffinityTerms: AffinityTerm[];
+  readonly preferredAffinityTerms: WeightedAffinityTerm[];
+  readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
+  readonly hostPorts: HostPort[];
+  readonly parseError: string | undefined;
+}
+
+/** The PodInfos newPodInfo makes: the pod's own fields are read from it, the rest from its shared PodDerived. */
+class DerivedPodInfo implements PodInfo {
+  constructor(
+    readonly pod: PodObject,
+    readonly key: string,
+    /** Kept as a field: filters compare it for every pod of a node. */
+    readonly namespace: string,
+    readonly derived: PodDerived,
+  ) {}
+
+  get uid(): string {
+    return this.pod.metadata.uid ?? '';
+  }
+
+  get priority(): number {
+    return this.pod.spec?.priority ?? 0;
+  }
+
+  get requests(): Resource {
+    return this.derived.requests;
+  }
+
+  get nonZeroRequests(): Resource {
+    return this.derived.nonZeroRequests;
+  }
+
+  get requiredAffinityTerms(): AffinityTerm[] {
+    return this.derived.requiredAffinityTerms;
+  }
+
+  get requiredAntiAffinityTerms(): AffinityTerm[] {
+    return this.derived.requiredAntiAffinityTerms;
+  }
+
+  get preferredAffinityTerms(): WeightedAffinityTerm[] {
+    return this.derived.preferredAffinityTerms;
+  }
+
+  get preferredAntiAffinityTerms(): WeightedAffinityTerm[] {
+    return this.derived.preferredAntiAffinityTerms;
+  }
+
+  get hostPorts(): HostPort[] {
+    return this.derived.hostPorts;
+  }
+
+  get parseError(): string | undefined {
+    return this.derived.parseError;
+  }
+}
+
 function mergeMatchLabelKeys(pod: Pod, sel: Selector, term: PodAffinityTerm): Selector {
   const keys = [...(term.matchLabelKeys ?? []).map((k) => [k, 'in'] as const), ...(term.mismatchLabelKeys ?? []).map((k) => [k, 'notin'] as const)];
   if (keys.length === 0 || sel.nothing) return sel;
@@ -85,8 +153,8 @@ function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
  * are never modified (sums are added into a node's own Resource).
  */
 interface SpecRequests {
-  requests: Resource;
-  nonZeroRequests: Resource;
+  /** The figures, as the PodDerived of a pod without terms or host ports. */
+  plain: PodDerived;
   /** The other inputs of podRequests, by identity. */
   initContainers: unknown;
   overhead: unknown;
@@ -99,31 +167,43 @@ interface SpecRequests {
  */
 const requestsByContainers = new WeakMap<object, SpecRequests>();
 
-function specRequests(pod: PodObject): { requests: Resource; nonZeroRequests: Resource } {
+function specRequests(pod: PodObject): PodDerived {
   const spec = pod.spec;
   const containers = spec?.containers;
   if (!spec || !containers || !Object.isFrozen(containers) || (spec.overhead && !Object.isFrozen(spec.overhead)) || (spec.initContainers && !Object.isFrozen(spec.initContainers))) {
-    return { requests: podRequests(pod), nonZeroRequests: podRequests(pod, true) };
+    return plainDerived(podRequests(pod), podRequests(pod, true));
   }
   let r = requestsByContainers.get(containers);
   if (!r || r.initContainers !== spec.initContainers || r.overhead !== spec.overhead) {
-    const shared = sharedRequests(podRequests(pod), podRequests(pod, true));
-    r = { requests: shared.requests, nonZeroRequests: shared.nonZeroRequests, initContainers: spec.initContainers, overhead: spec.overhead };
+    r = { plain: sharedRequests(podRequests(pod), podRequests(pod, true)), initContainers: spec.initContainers, overhead: spec.overhead };
     requestsByContainers.set(containers, r);
   }
-  return r;
+  return r.plain;
+}
+
+function plainDerived(requests: Resource, nonZeroRequests: Resource): PodDerived {
+  return {
+    requests,
+    nonZeroRequests,
+    requiredAffinityTerms: none,
+    requiredAntiAffinityTerms: none,
+    preferredAffinityTerms: none,
+    preferredAntiAffinityTerms: none,
+    hostPorts: none,
+    parseError: undefined,
+  };
 }
 
 /**
  * Requests equal to a recent pod's are that pod's objects: the pods of one template ask for the same, and the
  * cache keeps a PodInfo per pod (read only: node totals are summed into the node's own resources).
  */
-const recentRequests = new RecentList<{ requests: Resource; nonZeroRequests: Resource }>(8);
+const recentRequests = new RecentList<PodDerived>(8);
 
-function sharedRequests(requests: Resource, nonZeroRequests: Resource): { requests: Resource; nonZeroRequests: Resource } {
+function sharedRequests(requests: Resource, nonZeroRequests: Resource): PodDerived {
   return (
     recentRequests.find((r) => sameResource(r.requests, requests) && sameResource(r.nonZeroRequests, nonZeroRequests)) ??
-    recentRequests.add({ requests, nonZeroRequests })
+    recentRequests.add(plainDerived(requests, nonZeroRequests))
   );
 }
 
@@ -181,23 +261,31 @@ export function newPodInfo(pod: PodObject): PodInfo {
     }
   }
   const namespace = pod.metadata.namespace ?? '';
-  const { requests, nonZeroRequests } = specRequests(pod);
-  return {
-    pod,
-    // Joined, not concatenated: a concatenation is a tree of its pieces, kept as long as the PodInfo.
-    key: [namespace, '/', pod.metadata.name ?? ''].join(''),
-    uid: pod.metadata.uid ?? '',
-    namespace,
-    priority: pod.spec?.priority ?? 0,
-    requests,
-    nonZeroRequests,
-    requiredAffinityTerms: affinityTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors),
-    requiredAntiAffinityTerms: affinityTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors),
-    preferredAffinityTerms: weightedAffinityTerms(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors),
-    preferredAntiAffinityTerms: weightedAffinityTerms(pod, affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors),
-    hostPorts,
-    ...(errors.length ? { parseError: errors.join(', ') } : {}),
-  };
+  const plain = specRequests(pod);
+  const requiredAffinityTerms = affinityTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
+  const requiredAntiAffinityTerms = affinityTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
+  const preferredAffinityTerms = weightedAffinityTerms(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
+  const preferredAntiAffinityTerms = weightedAffinityTerms(pod, affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
+  const derived: PodDerived =
+    requiredAffinityTerms === none &&
+    requiredAntiAffinityTerms === none &&
+    preferredAffinityTerms === none &&
+    preferredAntiAffinityTerms === none &&
+    hostPorts === none &&
+    errors.length === 0
+      ? plain
+      : {
+          requests: plain.requests,
+          nonZeroRequests: plain.nonZeroRequests,
+          requiredAffinityTerms,
+          requiredAntiAffinityTerms,
+          preferredAffinityTerms,
+          preferredAntiAffinityTerms,
+          hostPorts,
+          parseError: errors.length ? errors.join(', ') : undefined,
+        };
+  // The string the informers store the pod under (flat: a concatenation is a tree of its pieces).
+  return new DerivedPodInfo(pod, sharedKey(`${namespace}/${pod.metadata.name ?? ''}`), namespace, derived);
 }
 
 /**
@@ -213,7 +301,8 @@ export function updatedPodInfo(pod: PodObject, previous: PodInfo | undefined): P
   if (old.spec !== pod.spec || !Object.isFrozen(pod.spec) || old.metadata.labels !== pod.metadata.labels || !Object.isFrozen(pod.metadata)) return newPodInfo(pod);
   if (old.metadata.uid !== pod.metadata.uid) return newPodInfo(pod);
   if (old.metadata.namespace !== pod.metadata.namespace || old.metadata.name !== pod.metadata.name) return newPodInfo(pod);
-  return { ...previous, pod };
+  if (!(previous instanceof DerivedPodInfo)) return newPodInfo(pod);
+  return new DerivedPodInfo(pod, previous.key, previous.namespace, previous.derived);
 }
 
 function hasAffinity(pi: PodInfo): boolean {
@@ -264,6 +353,9 @@ export function nextGeneration(): number {
 
 const maxSelectorCounts = 64;
 
+/** Pods a NodeInfo finds by scanning its list; past this many it keeps an index (see NodeInfo.podIndex). */
+const podIndexThreshold = 64;
+
 const LabelHostname = 'kubernetes.io/hostname';
 const LabelTopologyZone = 'topology.kubernetes.io/zone';
 
@@ -298,7 +390,12 @@ function compactLabels(labels: Readonly<Record<string, string>> | undefined): Re
 export class NodeInfo {
   node: NodeObject | undefined;
   readonly pods: PodInfo[] = [];
-  private readonly podIndex = new Map<string, number>();
+  /**
+   * Positions in pods by key, made once the node holds more than podIndexThreshold pods: below that a scan
+   * of the list finds a pod as fast (keys that differ have different hashes), and a Map per node would cost
+   * about 30 bytes per pod.
+   */
+  private podIndex: Map<string, number> | undefined = undefined;
   podsWithAffinity: PodInfo[] = [];
   podsWithRequiredAntiAffinity: PodInfo[] = [];
   /** hostIP → "protocol/port" in use. */
@@ -371,18 +468,18 @@ export class NodeInfo {
   }
 
   hasPod(key: string): boolean {
-    return this.podIndex.has(key);
+    return this.indexOf(key) >= 0;
   }
 
   getPod(key: string): PodInfo | undefined {
-    const i = this.podIndex.get(key);
-    return i === undefined ? undefined : this.pods[i];
+    const i = this.indexOf(key);
+    return i < 0 ? undefined : this.pods[i];
   }
 
   addPod(pi: PodInfo): void {
-    if (this.podIndex.has(pi.key)) this.removePod(pi.key);
-    this.podIndex.set(pi.key, this.pods.length);
+    if (this.indexOf(pi.key) >= 0) this.removePod(pi.key);
     this.pods.push(pi);
+    this.indexed(pi.key, this.pods.length - 1);
     if (hasAffinity(pi)) this.podsWithAffinity = [...this.podsWithAffinity, pi];
     if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity, pi];
     this.update(pi, 1);
@@ -390,15 +487,15 @@ export class NodeInfo {
 
   /** Returns the removed PodInfo, or undefined when the pod was not on this node. */
   removePod(key: string): PodInfo | undefined {
-    const i = this.podIndex.get(key);
-    if (i === undefined) return undefined;
+    const i = this.indexOf(key);
+    if (i < 0) return undefined;
     const pi = this.pods[i];
     const last = this.pods.pop()!;
     if (last !== pi) {
       this.pods[i] = last;
-      this.podIndex.set(last.key, i);
+      this.podIndex?.set(last.key, i);
     }
-    this.podIndex.delete(key);
+    this.podIndex?.delete(key);
     if (hasAffinity(pi)) this.podsWithAffinity = this.podsWithAffinity.filter((p) => p.key !== key);
     if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.filter((p) => p.key !== key);
     this.update(pi, -1);
@@ -412,8 +509,8 @@ export class NodeInfo {
    * not here or counts differently: then the caller removes and adds.
    */
   replacePod(pi: PodInfo): boolean {
-    const i = this.podIndex.get(pi.key);
-    if (i === undefined) return false;
+    const i = this.indexOf(pi.key);
+    if (i < 0) return false;
     const old = this.pods[i];
     if (
       old.requests !== pi.requests ||
@@ -431,14 +528,33 @@ export class NodeInfo {
     const last = this.pods.pop()!;
     if (last !== old) {
       this.pods[i] = last;
-      this.podIndex.set(last.key, i);
+      this.podIndex?.set(last.key, i);
     }
-    this.podIndex.set(pi.key, this.pods.length);
     this.pods.push(pi);
+    this.podIndex?.set(pi.key, this.pods.length - 1);
     if (hasAffinity(pi)) this.podsWithAffinity = [...this.podsWithAffinity.filter((p) => p.key !== pi.key), pi];
     if (hasRequiredAntiAffinity(pi)) this.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity.filter((p) => p.key !== pi.key), pi];
     this.generation = nextGeneration();
     return true;
+  }
+
+  /** The pod's position in pods, or -1. */
+  private indexOf(key: string): number {
+    const index = this.podIndex;
+    if (index !== undefined) return index.get(key) ?? -1;
+    const pods = this.pods;
+    for (let i = 0; i < pods.length; i++) if (pods[i].key === key) return i;
+    return -1;
+  }
+
+  /** Notes a pod appended at position i, making the index when the list has outgrown a scan. */
+  private indexed(key: string, i: number): void {
+    if (this.podIndex !== undefined) this.podIndex.set(key, i);
+    else if (this.pods.length > podIndexThreshold) {
+      const index = new Map<string, number>();
+      for (let j = 0; j < this.pods.length; j++) index.set(this.pods[j].key, j);
+      this.podIndex = index;
+    }
   }
 
   private update(pi: PodInfo, sign: 1 | -1): void {
@@ -500,8 +616,8 @@ export class NodeInfo {
     c.requested = cloneResource(this.requested);
     c.nonZeroRequested = cloneResource(this.nonZeroRequested);
     for (const pi of this.pods) {
-      c.podIndex.set(pi.key, c.pods.length);
       c.pods.push(pi);
+      c.indexed(pi.key, c.pods.length - 1);
     }
     c.podsWithAffinity = [...this.podsWithAffinity];
     c.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity];
