@@ -32,7 +32,7 @@ import { AttachWaiter, podVolumesInUse, type AttachStateReader, type AttachWaitR
 import { containerResourceValue, HostFilesystem, normalizePath, VolumeContentStore, type ObjectData } from './volume-contents';
 import { writtenVolumeFiles } from './volume-files';
 import { sameJson } from '../../shared/lib/same-json';
-import { shareWith } from './same-json';
+import { shareOwnWith } from './same-json';
 
 export interface KubeletOptions {
   /** The node name; defaults to config.name. */
@@ -724,7 +724,11 @@ export class Kubelet implements PodWorkerHost {
     if (!this.running || this.workers.get(worker.uid) !== worker) return;
     const status = worker.computeStatus();
     const written = worker.writtenStatus;
-    if (written !== undefined && sameJson(written, status)) return;
+    if (written !== undefined && sameJson(written, status)) {
+      // The same text as written: keep the written one (shared with the API server's parts), not a second copy.
+      worker.lastStatus = written;
+      return;
+    }
     this.writeStatus(worker, status);
   }
 
@@ -756,7 +760,8 @@ export class Kubelet implements PodWorkerHost {
     const written = worker.writtenStatus;
     const stored = pod.status;
     if (!written || !stored || worker.lastStatus !== written || worker.writtenSharedWith === stored) return;
-    const shared = shareWith(written, stored);
+    // The written status is the worker's own object (computeStatus made it; the API server decoded a copy).
+    const shared = shareOwnWith(written, stored);
     worker.lastStatus = shared;
     worker.writtenStatus = shared;
     worker.writtenSharedWith = stored;

@@ -170,6 +170,14 @@ function recordNamed(first: ContainerRecord | undefined, name: string): Containe
 }
 
 const sandboxSetupMs = 600;
+
+/** Where a pod's sandbox is: not made yet, being created, ready, or torn down. */
+const SandboxState = { None: 0, Creating: 1, Ready: 2, TornDown: 3 } as const;
+type SandboxState = (typeof SandboxState)[keyof typeof SandboxState];
+
+/** The bits of a pod worker's flags. */
+const Flag = { SyncQueued: 1, Stopped: 2, TerminationReported: 4, Rejected: 8, VolumesMounted: 16 } as const;
+type Flag = (typeof Flag)[keyof typeof Flag];
 const gracefulExitMs = 100;
 const minimumGracePeriodMs = 2000;
 const defaultRetryMs = 10_000;
@@ -245,21 +253,21 @@ export class PodWorker {
   readonly key: string;
   /** The first container record (the rest follow through next). */
   private readonly containers: ContainerRecord | undefined;
-  private sandbox: { readyAt: number; ip: string | undefined; ready: boolean; torndown: boolean } | undefined;
+  /** The pod sandbox: members of the worker's own (an object of its own, with a boxed time, cost ~70 bytes a pod). */
+  private sandboxState: SandboxState = SandboxState.None as SandboxState;
+  /** When a sandbox being created is ready; undefined otherwise (so no boxed number stays for a running pod). */
+  private sandboxReadyAt: number | undefined = undefined;
+  /** The sandbox's IP, kept after its teardown (the pod's status still shows it). */
+  private sandboxIP: string | undefined = undefined;
   private startTime: number | undefined;
   /** Pending wake-ups; made at the first (a running pod usually has none). */
   private timers: Set<TimerHandle> | undefined;
-  private syncQueued = false;
-  private stopped = false;
+  /** The worker's yes/no state (Flag bits), one small integer rather than a member each. */
+  private flags = 0;
   /** Set once the pod ended for good (restartPolicy Never/OnFailure, init failure, rejection). */
   private terminalPhase: PodPhase | undefined;
   private terminalReason: { reason: string; message: string } | undefined;
   private terminating: { since: number; graceMs: number } | undefined;
-  private terminationReported = false;
-  /** Refused at admission: its status is only the phase, reason and message. */
-  private rejected = false;
-  /** Every volume is set up; until then nothing is created (WaitForAttachAndMount). */
-  private volumesMounted = false;
   /** The volume SetUp back-off, made at the first failure (most pods mount at once). */
   private mountRetry: { delayMs: number; at: number } | undefined;
   /** When the pending attach re-check fires (one timer at a time). */
@@ -329,7 +337,53 @@ export class PodWorker {
 
 
   get podIP(): string | undefined {
-    return this.sandbox?.ip;
+    return this.sandboxIP;
+  }
+
+  private get syncQueued(): boolean {
+    return (this.flags & Flag.SyncQueued) !== 0;
+  }
+
+  private set syncQueued(on: boolean) {
+    this.setFlag(Flag.SyncQueued, on);
+  }
+
+  private get stopped(): boolean {
+    return (this.flags & Flag.Stopped) !== 0;
+  }
+
+  private set stopped(on: boolean) {
+    this.setFlag(Flag.Stopped, on);
+  }
+
+  private get terminationReported(): boolean {
+    return (this.flags & Flag.TerminationReported) !== 0;
+  }
+
+  private set terminationReported(on: boolean) {
+    this.setFlag(Flag.TerminationReported, on);
+  }
+
+  /** Refused at admission: its status is only the phase, reason and message. */
+  private get rejected(): boolean {
+    return (this.flags & Flag.Rejected) !== 0;
+  }
+
+  private set rejected(on: boolean) {
+    this.setFlag(Flag.Rejected, on);
+  }
+
+  /** Every volume is set up; until then nothing is created (WaitForAttachAndMount). */
+  private get volumesMounted(): boolean {
+    return (this.flags & Flag.VolumesMounted) !== 0;
+  }
+
+  private set volumesMounted(on: boolean) {
+    this.setFlag(Flag.VolumesMounted, on);
+  }
+
+  private setFlag(flag: Flag, on: boolean): void {
+    this.flags = on ? this.flags | flag : this.flags & ~flag;
   }
 
   /** Whether the pod finished (Succeeded/Failed) and nothing more will run. */
@@ -405,7 +459,7 @@ export class PodWorker {
       rec.pull?.cancel();
       for (const inst of [rec.current, rec.previous]) if (inst) this.clearInstanceTimers(inst);
     }
-    this.host.runtime.releaseIP(this.sandbox?.ip);
+    this.host.runtime.releaseIP(this.sandboxIP);
   }
 
   /** The pod is gone from the API server (force-deleted, or deleted while the kubelet was away): kill now. */
@@ -494,17 +548,20 @@ export class PodWorker {
   }
 
   private ensureSandbox(now: number): boolean {
-    if (!this.sandbox) {
-      this.sandbox = { readyAt: now + sandboxSetupMs, ip: undefined, ready: false, torndown: false };
+    if (this.sandboxState === SandboxState.None) {
+      const readyAt = now + sandboxSetupMs;
+      this.sandboxState = SandboxState.Creating;
+      this.sandboxReadyAt = readyAt;
       this.host.trace({ event: 'kubelet.sandbox.create', pod: this.key });
-      this.wakeAt(this.sandbox.readyAt, 'sandbox');
+      this.wakeAt(readyAt, 'sandbox');
       return false;
     }
-    if (!this.sandbox.ready) {
-      if (now < this.sandbox.readyAt) return false;
-      this.sandbox.ready = true;
-      this.sandbox.ip = this.pod.spec?.hostNetwork ? this.host.hostIP : this.host.runtime.allocateIP();
-      this.host.trace({ event: 'kubelet.sandbox.ready', pod: this.key, podIP: this.sandbox.ip });
+    if (this.sandboxState === SandboxState.Creating) {
+      if (now < this.sandboxReadyAt!) return false;
+      this.sandboxState = SandboxState.Ready;
+      this.sandboxReadyAt = undefined;
+      this.sandboxIP = this.pod.spec?.hostNetwork ? this.host.hostIP : this.host.runtime.allocateIP();
+      this.host.trace({ event: 'kubelet.sandbox.ready', pod: this.key, podIP: this.sandboxIP });
     }
     return true;
   }
@@ -841,7 +898,7 @@ export class PodWorker {
       run: inst.run,
       ctx: this.contextOf(rec, inst),
       imagePorts: inst.profile.ports,
-      podIP: this.sandbox?.ip ?? '',
+      podIP: this.sandboxIP ?? '',
       elapsedMs: this.host.clock.now() - inst.startedAt,
     });
     const counts = ((inst.counts ??= {})[type] ??= { success: 0, failure: 0 });
@@ -974,9 +1031,10 @@ export class PodWorker {
   }
 
   private tearDownSandbox(): void {
-    if (this.sandbox && !this.sandbox.torndown) {
-      this.sandbox.torndown = true;
-      this.host.runtime.releaseIP(this.sandbox.ip);
+    if (this.sandboxState === SandboxState.Creating || this.sandboxState === SandboxState.Ready) {
+      this.sandboxState = SandboxState.TornDown;
+      this.sandboxReadyAt = undefined;
+      this.host.runtime.releaseIP(this.sandboxIP);
       this.host.trace({ event: 'kubelet.sandbox.remove', pod: this.key });
     }
   }
@@ -1107,7 +1165,7 @@ export class PodWorker {
     // A pod never leaves a terminal phase.
     if (previousPhase === PodPhase.Succeeded || previousPhase === PodPhase.Failed) phase = previousPhase;
     const existing = (pod.status?.conditions ?? []) as PodCondition[];
-    const sandboxUp = !!this.sandbox?.ready && !this.sandbox.torndown;
+    const sandboxUp = this.sandboxState === SandboxState.Ready;
     const generated = [
       sandboxUp ? { type: 'PodReadyToStartContainers', status: 'True' } : { type: 'PodReadyToStartContainers', status: 'False' },
       initializedCondition(spec, initStatuses, statuses, phase),
@@ -1119,7 +1177,7 @@ export class PodWorker {
     const conditions = mergeConditions(existing, generated, stamp);
     const startTime = rfc3339(this.startTime ?? now);
     const qosClass = pod.status?.qosClass ?? computePodQOS(spec as unknown as Record<string, unknown>);
-    const ip = this.sandbox?.ip ?? pod.status?.podIP;
+    const ip = this.sandboxIP ?? pod.status?.podIP;
     // One literal per shape, podIP included: the kubelet keeps the status it last wrote for every pod, and a
     // member added afterwards costs the object a separate property array.
     const status: PodStatus = ip
@@ -1163,7 +1221,7 @@ export class PodWorker {
     const rec = recordNamed(this.containers, container);
     const inst = rec?.current;
     if (!rec || !inst || inst.finishedAt !== undefined) return undefined;
-    return { spec: rec.spec, ctx: this.contextOf(rec, inst), run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandbox?.ip };
+    return { spec: rec.spec, ctx: this.contextOf(rec, inst), run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandboxIP };
   }
 }
 

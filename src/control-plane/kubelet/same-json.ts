@@ -37,3 +37,23 @@ export function shareWith<T>(ours: T, theirs: unknown): T {
   }
   return (adopted ? out : ours) as T;
 }
+
+/**
+ * shareWith for an object the caller alone holds and may change (a status the kubelet just computed): its members
+ * are replaced in place by their shared forms, so it keeps the shape it was made with. A copy made member by member
+ * would hold only four members in the object itself and the rest in a separate property array (~24 bytes more
+ * for every pod's status). Frozen objects, and ones JSON-equal to theirs, go through shareWith.
+ */
+export function shareOwnWith<T extends object>(ours: T, theirs: unknown): T {
+  if (Object.isFrozen(ours) || Array.isArray(ours) || typeof theirs !== 'object' || theirs === null || Array.isArray(theirs) || sameJson(ours, theirs)) {
+    return shareWith(ours, theirs);
+  }
+  const x = ours as Record<string, unknown>;
+  const y = theirs as Record<string, unknown>;
+  for (const k in x) {
+    if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
+    const s = shareWith(x[k], y[k]);
+    if (s !== x[k]) x[k] = s;
+  }
+  return ours;
+}
