@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod, Volume } from 'kubernetes-types/core/v1';
-import { podSyncPeriodMs, VolumeContentStore, type ObjectData } from './volume-contents';
+import { podSyncPeriodMs, serviceAccountToken, VolumeContentStore, type ObjectData } from './volume-contents';
 
 describe('VolumeContentStore', () => {
   const pod: Pod = {
@@ -42,5 +42,25 @@ describe('VolumeContentStore', () => {
     expect([...v!.files.keys()]).toEqual(['token', 'labels']);
     expect(v!.files.get('labels')!.content).toBe('app="api"');
     expect(v!.files.get('token')!.content.split('.')).toHaveLength(3);
+  });
+
+  it('keeps what the pods of a template wrote once, each token still its own pod\'s', () => {
+    const ctx = { objects: (kind: string, _ns: string, name: string) => (kind === 'configmap' && name === 'cfg' ? { data: { a: '1' }, changedAt: 0 } : undefined), allocatable: {} };
+    const store = new VolumeContentStore();
+    const other: Pod = { ...pod, metadata: { ...pod.metadata, name: 'web-2', uid: 'u2' } };
+    store.mounted(pod, 1000, ctx);
+    store.mounted(other, 3500, ctx);
+    expect(store.mountedAt('u1')).toBe(1000);
+    expect(store.mountedAt('u2')).toBe(3500);
+    const generations = (s: VolumeContentStore, uid: string) => (s as unknown as { pods: Map<string, { generations: unknown }> }).pods.get(uid)!.generations;
+    expect(generations(store, 'u2')).toBe(generations(store, 'u1'));
+    const [mine] = store.versions(pod, volume('token'), 5000, ctx);
+    const [theirs] = store.versions(other, volume('token'), 5000, ctx);
+    expect(mine!.files.get('token')!.content).toBe(serviceAccountToken(pod, 1000, 3607));
+    expect(theirs!.files.get('token')!.content).toBe(serviceAccountToken(other, 3500, 3607));
+    expect(store.versions(other, volume('config'), 5000, ctx)[0]!.files.get('a')!.content).toBe('1');
+    store.forget('u1');
+    expect(store.mountedAt('u1')).toBeUndefined();
+    expect(store.versions(other, volume('token'), 5000, ctx)).toHaveLength(1);
   });
 });
