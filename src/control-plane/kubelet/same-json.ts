@@ -8,8 +8,9 @@ import { sameJson } from '../../shared/lib/same-json';
  * as immutable from then on (stored objects are frozen).
  */
 export function shareWith<T>(ours: T, theirs: unknown): T {
-  if (ours === theirs) return ours;
+  // A string first: === compares texts, and an equal one is theirs (the copy their object keeps alive anyway).
   if (typeof ours === 'string') return typeof theirs === 'string' && theirs === ours ? (theirs as T) : ours;
+  if (ours === theirs) return ours;
   if (typeof ours !== 'object' || ours === null || typeof theirs !== 'object' || theirs === null) return ours;
   if (sameJson(ours, theirs)) return theirs as T;
   // A part where nothing of theirs was adopted is returned as it is, not copied: a copy would cost memory for
@@ -52,8 +53,8 @@ export function shareOwnWith<T extends object>(ours: T, theirs: unknown): T {
   const y = theirs as Record<string, unknown>;
   for (const k in x) {
     if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
-    const s = shareWith(x[k], y[k]);
-    if (s !== x[k]) x[k] = s;
+    // Stored even when equal: an equal string is theirs, the one their object keeps (!== compares texts).
+    x[k] = shareWith(x[k], y[k]);
   }
   return ours;
 }
