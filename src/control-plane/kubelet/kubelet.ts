@@ -117,7 +117,8 @@ export class Kubelet implements PodWorkerHost {
   private nodeUID: string | undefined;
   private lease: Lease | undefined;
   private lastReportAt = -Infinity;
-  private lastKnownConditions: NodeCondition[] | undefined;
+  /** The condition statuses last reported, as type, status, type, status… (conditionStatuses: shared by the nodes). */
+  private lastKnownConditions: readonly string[] | undefined;
   private registrationDelayMs = 100;
   private leaseRetryMs = leaseRetryInitialMs;
   private readonly timers = new Set<TimerHandle>();
@@ -380,14 +381,13 @@ export class Kubelet implements PodWorkerHost {
       Ready: ['NodeNotReady', 'NodeReady'],
     };
     for (const c of conditions) {
-      const before = this.lastKnownConditions?.find((p) => p.type === c.type);
-      if (before?.status === c.status) continue;
+      if (this.lastKnownConditions && statusOfType(this.lastKnownConditions, c.type) === c.status) continue;
       const [whenFalse, whenTrue] = reasonFor[c.type] ?? [];
       if (!whenFalse) continue;
       const reason = c.status === 'True' ? whenTrue : whenFalse;
       this.nodeEvent('Normal', reason, `Node ${this.nodeName} status is now: ${reason}`);
     }
-    this.lastKnownConditions = conditions;
+    this.lastKnownConditions = conditionStatuses(conditions);
   }
 
   /** The node lease heartbeat: every leaseDuration/4, retried with back-off on failure. */
@@ -990,3 +990,25 @@ function fieldRefValue(path: string, pod: Pod, kubelet: Kubelet): string {
   }
 }
 
+/** Recent condition status lists: every healthy node reports the same ones. */
+const recentConditionStatuses = new RecentList<readonly string[]>(16);
+
+/**
+ * What recordConditionEvents compares of the conditions it last reported: their types and statuses, flat, one
+ * frozen list for the nodes that report the same (the conditions themselves, with their times and messages,
+ * cost ~0.4 KiB a node).
+ */
+export function conditionStatuses(conditions: readonly NodeCondition[]): readonly string[] {
+  const flat = new Array<string>(conditions.length * 2);
+  for (let i = 0; i < conditions.length; i++) {
+    flat[2 * i] = conditions[i].type;
+    flat[2 * i + 1] = conditions[i].status;
+  }
+  return recentConditionStatuses.find((l) => l.length === flat.length && l.every((v, i) => v === flat[i])) ?? recentConditionStatuses.add(Object.freeze(flat));
+}
+
+/** The status of the first condition of that type in a conditionStatuses list, or undefined. */
+export function statusOfType(statuses: readonly string[], type: string): string | undefined {
+  for (let i = 0; i < statuses.length; i += 2) if (statuses[i] === type) return statuses[i + 1];
+  return undefined;
+}

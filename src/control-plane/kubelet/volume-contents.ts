@@ -512,10 +512,25 @@ export function dataDirName(uid: string, volume: string, at: number): string {
 const nodeDirs = ['/', '/etc', '/var', '/var/log', '/var/lib', '/var/lib/kubelet', '/var/run', '/run', '/tmp', '/usr', '/usr/local', '/usr/bin', '/bin', '/sbin', '/lib', '/opt', '/home', '/root', '/dev', '/proc', '/sys', '/mnt', '/srv'];
 const nodeFiles = ['/etc/hostname', '/etc/hosts', '/etc/resolv.conf', '/etc/os-release', '/etc/passwd', '/var/run/containerd/containerd.sock', '/run/containerd/containerd.sock', '/dev/null'];
 
+/** What every node starts with, shared by the nodes until one changes its own (a Set and a Map cost ~1.2 KiB a node). */
+const initialDirs: ReadonlySet<string> = new Set(nodeDirs);
+const initialFiles: ReadonlyMap<string, string> = new Map(nodeFiles.map((f) => [f, '']));
+
 /** One node's file system as hostPath volumes see it: persists across pods while the node exists. */
 export class HostFilesystem {
-  readonly dirs = new Set<string>(nodeDirs);
-  readonly files = new Map<string, string>(nodeFiles.map((f) => [f, '']));
+  private dirs: ReadonlySet<string> = initialDirs;
+  private files: ReadonlyMap<string, string> = initialFiles;
+
+  /** The node's own directories, copied from the initial ones at its first change. */
+  private ownDirs(): Set<string> {
+    if (this.dirs === initialDirs) this.dirs = new Set(initialDirs);
+    return this.dirs as Set<string>;
+  }
+
+  private ownFiles(): Map<string, string> {
+    if (this.files === initialFiles) this.files = new Map(initialFiles);
+    return this.files as Map<string, string>;
+  }
 
   isDir(path: string): boolean {
     return this.dirs.has(normalizePath(path));
@@ -532,7 +547,7 @@ export class HostFilesystem {
   mkdirAll(path: string): void {
     let p = normalizePath(path);
     while (p !== '/' && !this.dirs.has(p)) {
-      this.dirs.add(p);
+      this.ownDirs().add(p);
       p = p.slice(0, p.lastIndexOf('/')) || '/';
     }
   }
@@ -540,11 +555,12 @@ export class HostFilesystem {
   writeFile(path: string, content: string): void {
     const p = normalizePath(path);
     this.mkdirAll(p.slice(0, p.lastIndexOf('/')) || '/');
-    this.files.set(p, content);
+    this.ownFiles().set(p, content);
   }
 
   removeFile(path: string): void {
-    this.files.delete(normalizePath(path));
+    const p = normalizePath(path);
+    if (this.files.has(p)) this.ownFiles().delete(p);
   }
 
   /** Files under a directory, relative to it. */
