@@ -125,11 +125,15 @@ export class Kubelet implements PodWorkerHost {
   private podSource: PodSource | undefined;
   /** The ConfigMaps and Secrets the node's pods reference, watched by name while they do. */
   private readonly objectCache: WatchingObjectCache;
+  /**
+   * The workers by namespace/name: at most one per name (a new uid replaces the old worker), so a lookup by uid
+   * is one by the pod's name and a check of the uid. One map, not a second by uid: its entries cost ~30 bytes a pod.
+   */
   private readonly workers = new Map<string, PodWorker>();
-  /** The workers by namespace/name (at most one per name: a new uid replaces the old worker). */
-  private readonly workersByKey = new Map<string, PodWorker>();
-  private readonly pendingStatus = new Set<string>();
-  private readonly pendingDeletes = new Set<string>();
+  /** Workers whose status write failed, to retry. */
+  private readonly pendingStatus = new Set<PodWorker>();
+  /** Workers whose pod deletion waits for their status write or failed, to retry. */
+  private readonly pendingDeletes = new Set<PodWorker>();
   private retryTimer: TimerHandle | undefined;
   /** What the volume plugins wrote for each pod (configMap, secret, downwardAPI, projected generations). */
   readonly volumeContents = new VolumeContentStore();
@@ -223,7 +227,6 @@ export class Kubelet implements PodWorkerHost {
     this.objectCache.stop();
     for (const w of this.workers.values()) w.stop();
     this.workers.clear();
-    this.workersByKey.clear();
     this.pendingStatus.clear();
     this.pendingDeletes.clear();
     this.runtime.reset();
@@ -448,8 +451,9 @@ export class Kubelet implements PodWorkerHost {
   private podUpserted(pod: Pod): void {
     if (pod.spec?.nodeName !== this.nodeName) return;
     const uid = pod.metadata!.uid!;
-    const existing = this.workers.get(uid);
-    if (existing) {
+    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+    const existing = this.workers.get(key);
+    if (existing && existing.uid === uid) {
       // Termination begins: what the containers wrote to hostPath volumes stays on the node.
       if (pod.metadata?.deletionTimestamp && !existing.pod.metadata?.deletionTimestamp) this.keepHostPathFiles(existing);
       existing.update(pod);
@@ -457,13 +461,10 @@ export class Kubelet implements PodWorkerHost {
       return;
     }
     // The same name with a new uid: the old pod is gone.
-    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
-    const previous = this.workersByKey.get(key);
-    if (previous && previous.uid !== uid) this.removeWorker(previous.uid, true);
+    if (existing) this.removeWorker(existing, true);
     this.objectCache.registerPod(pod);
     const worker = new PodWorker(this, pod);
-    this.workers.set(uid, worker);
-    this.workersByKey.set(worker.key, worker);
+    this.workers.set(worker.key, worker);
     this.trace({ event: 'kubelet.pod.add', pod: worker.key });
     if (!pod.metadata?.deletionTimestamp && !worker.isTerminal) {
       const rejection = this.admit(pod, uid);
@@ -478,22 +479,22 @@ export class Kubelet implements PodWorkerHost {
 
   private podDeleted(pod: Pod): void {
     const uid = pod.metadata?.uid;
-    if (uid) this.removeWorker(uid, true);
+    if (!uid) return;
+    const w = this.workers.get(`${pod.metadata!.namespace}/${pod.metadata!.name}`);
+    if (w && w.uid === uid) this.removeWorker(w, true);
   }
 
-  private removeWorker(uid: string, kill: boolean): void {
-    const w = this.workers.get(uid);
-    if (!w) return;
+  private removeWorker(w: PodWorker, kill: boolean): void {
+    const uid = w.uid;
     this.keepHostPathFiles(w);
     this.objectCache.unregisterPod(uid);
     this.volumeContents.forget(uid);
     this.attachWaiter.forget(uid);
     if (kill) w.forceKill();
     else w.stop();
-    this.workers.delete(uid);
-    if (this.workersByKey.get(w.key) === w) this.workersByKey.delete(w.key);
-    this.pendingStatus.delete(uid);
-    this.pendingDeletes.delete(uid);
+    if (this.workers.get(w.key) === w) this.workers.delete(w.key);
+    this.pendingStatus.delete(w);
+    this.pendingDeletes.delete(w);
     this.crashBackoff.deletePrefix(`${uid}/`);
     this.pullBackoff.deletePrefix(`${uid}_`);
   }
@@ -504,8 +505,8 @@ export class Kubelet implements PodWorkerHost {
     let usedCpu = 0;
     let usedMemory = 0;
     let usedPods = 0;
-    for (const [otherUid, w] of this.workers) {
-      if (otherUid === uid || !w.countsForAdmission) continue;
+    for (const w of this.workers.values()) {
+      if (w.uid === uid || !w.countsForAdmission) continue;
       const r = this.requestsOf(w);
       usedCpu += r.cpu;
       usedMemory += r.memory;
@@ -721,7 +722,7 @@ export class Kubelet implements PodWorkerHost {
   // ------------------------------------------------------------------ status manager
 
   statusChanged(worker: PodWorker): void {
-    if (!this.running || this.workers.get(worker.uid) !== worker) return;
+    if (!this.running || this.workers.get(worker.key) !== worker) return;
     const status = worker.computeStatus();
     const written = worker.writtenStatus;
     if (written !== undefined && sameJson(written, status)) {
@@ -779,14 +780,14 @@ export class Kubelet implements PodWorkerHost {
         this.client.pods.updateStatus(body as Pod & KubeObject);
         worker.writtenStatus = status;
         worker.writtenSharedWith = undefined;
-        this.pendingStatus.delete(worker.uid);
+        this.pendingStatus.delete(worker);
         this.trace({ event: 'kubelet.pod.status', pod: worker.key, phase: status.phase });
         return;
       } catch (err) {
         if (!isStatusError(err)) throw err;
         if (isStatusError(err, StatusReason.NotFound)) return;
         if (isStatusError(err, StatusReason.Conflict) && attempt === 0) continue;
-        this.pendingStatus.add(worker.uid);
+        this.pendingStatus.add(worker);
         this.scheduleRetry();
         return;
       }
@@ -805,10 +806,10 @@ export class Kubelet implements PodWorkerHost {
 
   /** Termination finished: the kubelet deletes the pod object (grace 0, uid precondition). */
   terminated(worker: PodWorker): void {
-    if (!this.running || this.workers.get(worker.uid) !== worker) return;
+    if (!this.running || this.workers.get(worker.key) !== worker) return;
     this.statusChanged(worker);
-    if (this.pendingStatus.has(worker.uid)) {
-      this.pendingDeletes.add(worker.uid);
+    if (this.pendingStatus.has(worker)) {
+      this.pendingDeletes.add(worker);
       return;
     }
     this.deletePod(worker);
@@ -818,15 +819,15 @@ export class Kubelet implements PodWorkerHost {
     const { name, namespace } = worker.pod.metadata!;
     try {
       this.client.pods.delete(name!, { namespace, gracePeriodSeconds: 0, preconditions: { uid: worker.uid } });
-      this.pendingDeletes.delete(worker.uid);
+      this.pendingDeletes.delete(worker);
       this.trace({ event: 'kubelet.pod.deleted', pod: worker.key });
     } catch (err) {
       if (!isStatusError(err)) throw err;
       if (isStatusError(err, StatusReason.NotFound) || isStatusError(err, StatusReason.Conflict)) {
-        this.pendingDeletes.delete(worker.uid);
+        this.pendingDeletes.delete(worker);
         return;
       }
-      this.pendingDeletes.add(worker.uid);
+      this.pendingDeletes.add(worker);
       this.scheduleRetry();
     }
   }
@@ -841,19 +842,18 @@ export class Kubelet implements PodWorkerHost {
   }
 
   private flushPending(): void {
-    for (const uid of [...this.pendingStatus]) {
-      const w = this.workers.get(uid);
-      if (!w) {
-        this.pendingStatus.delete(uid);
+    for (const w of [...this.pendingStatus]) {
+      if (this.workers.get(w.key) !== w) {
+        this.pendingStatus.delete(w);
         continue;
       }
       w.writtenStatus = undefined;
       this.statusChanged(w);
     }
-    for (const uid of [...this.pendingDeletes]) {
-      const w = this.workers.get(uid);
-      if (w && !this.pendingStatus.has(uid)) this.deletePod(w);
-      else if (!w) this.pendingDeletes.delete(uid);
+    for (const w of [...this.pendingDeletes]) {
+      const live = this.workers.get(w.key) === w;
+      if (live && !this.pendingStatus.has(w)) this.deletePod(w);
+      else if (!live) this.pendingDeletes.delete(w);
     }
   }
 
@@ -880,7 +880,7 @@ export class Kubelet implements PodWorkerHost {
   }
 
   private workerFor(namespace: string, name: string): PodWorker | undefined {
-    return this.workersByKey.get(`${namespace}/${name}`);
+    return this.workers.get(`${namespace}/${name}`);
   }
 
   /**
