@@ -80,6 +80,9 @@ export function resolvedImage(normalized: string, imageID: string, ref: ImageRef
   return r;
 }
 
+/** The bits of an instance's flags. */
+const InstanceFlag = { Killing: 1, Started: 2, Ready: 4 } as const;
+
 /**
  * One run of a container. A class whose every member is made in the constructor: a member added afterwards costs
  * the object a separate property array, and every running pod holds one (only the probe counts are added later,
@@ -94,13 +97,13 @@ class Instance {
    * lives long, and its context (with the files it reads) cost ~180 bytes per pod.
    */
   ctx: ProgramContext | undefined = undefined;
-  exitTimer: TimerHandle | undefined = undefined;
-  plannedExit: PlannedExit | undefined = undefined;
+  /** The exit planned (the program's own, or a kill's) and the timer that makes it, made only when there is one. */
+  exitPlan: { readonly exit: PlannedExit; timer: TimerHandle | undefined } | undefined = undefined;
   /** The next re-check of the answers a program waiting on the network (ProgramEnd 'poll') depends on. */
   pollTimer: TimerHandle | undefined = undefined;
-  killing = false;
   probeTimers: TimerHandle[] = noProbeTimers;
-  ready = false;
+  /** killing, started and ready (InstanceFlag bits): one small integer, not a member each. */
+  private flags: number;
   /** Consecutive probe results per probe type, made at the first result (most containers have no probes). */
   declare counts?: Partial<Record<ProbeType, { success: number; failure: number }>>;
 
@@ -112,8 +115,40 @@ class Instance {
     public run: ProgramRun,
     /** The environment resolved at start (env is fixed for the container's life). */
     readonly env: Record<string, string>,
-    public started: boolean,
-  ) {}
+    started: boolean,
+  ) {
+    this.flags = started ? InstanceFlag.Started : 0;
+  }
+
+  get plannedExit(): PlannedExit | undefined {
+    return this.exitPlan?.exit;
+  }
+
+  /** Being killed (preStop, SIGTERM, the grace period). */
+  get killing(): boolean {
+    return (this.flags & InstanceFlag.Killing) !== 0;
+  }
+
+  set killing(on: boolean) {
+    this.flags = on ? this.flags | InstanceFlag.Killing : this.flags & ~InstanceFlag.Killing;
+  }
+
+  /** Its startup probe succeeded (or it has none). */
+  get started(): boolean {
+    return (this.flags & InstanceFlag.Started) !== 0;
+  }
+
+  set started(on: boolean) {
+    this.flags = on ? this.flags | InstanceFlag.Started : this.flags & ~InstanceFlag.Started;
+  }
+
+  get ready(): boolean {
+    return (this.flags & InstanceFlag.Ready) !== 0;
+  }
+
+  set ready(on: boolean) {
+    this.flags = on ? this.flags | InstanceFlag.Ready : this.flags & ~InstanceFlag.Ready;
+  }
 
   get finishedAt(): number | undefined {
     return this.exit?.at;
@@ -136,17 +171,20 @@ class Instance {
  * A container of the pod: its spec, its current and previous runs. The pod's records are a list linked through
  * next, in spec order (init containers first): a pod has one or two containers, and an array (with a holder of
  * its own) cost more than the records. Members made in the constructor; the rare ones (a pull in flight, its
- * error, a config back-off, what a kubelet restart carried over) are added when first needed.
+ * error, a config back-off, what a kubelet restart carried over, a previous run, a waiting reason) are added
+ * when first needed.
  */
 class ContainerRecord {
   restartCount = 0;
   current: Instance | undefined = undefined;
-  previous: Instance | undefined = undefined;
   /** The image is present and resolved for the next start. */
   image: ResolvedImage | undefined = undefined;
-  waiting: { reason: string; message?: string } | undefined = undefined;
   /** The pod's next container record. */
   next: ContainerRecord | undefined = undefined;
+  /** The run before current, from the first restart on. */
+  declare previous?: Instance;
+  /** Why it waits (an image or config error, a back-off), while it does. */
+  declare waiting?: { reason: string; message?: string };
   /** An image pull in flight for this container. */
   declare pull?: { cancel: () => void; image: string };
   declare lastPullError?: string;
@@ -177,6 +215,8 @@ type SandboxState = (typeof SandboxState)[keyof typeof SandboxState];
 
 /** The bits of a pod worker's flags. */
 const Flag = { SyncQueued: 1, Stopped: 2, TerminationReported: 4, Rejected: 8, VolumesMounted: 16 } as const;
+/** Where the sandbox state sits in the flags (two bits). */
+const sandboxStateShift = 5;
 type Flag = (typeof Flag)[keyof typeof Flag];
 const gracefulExitMs = 100;
 const minimumGracePeriodMs = 2000;
@@ -248,13 +288,14 @@ function sameForeignConditions(a: readonly PodCondition[], b: readonly PodCondit
 
 export class PodWorker {
   pod: Pod;
-  readonly uid: string;
   /** namespace/name, made once (a pod's name and namespace never change): labels and traces use it often. */
   readonly key: string;
   /** The first container record (the rest follow through next). */
   private readonly containers: ContainerRecord | undefined;
-  /** The pod sandbox: members of the worker's own (an object of its own, with a boxed time, cost ~70 bytes a pod). */
-  private sandboxState: SandboxState = SandboxState.None as SandboxState;
+  /**
+   * The pod sandbox: members of the worker's own (an object of its own, with a boxed time, cost ~70 bytes a pod),
+   * its state (SandboxState) in the flags.
+   */
   /** When a sandbox being created is ready; undefined otherwise (so no boxed number stays for a running pod). */
   private sandboxReadyAt: number | undefined = undefined;
   /** The sandbox's IP, kept after its teardown (the pod's status still shows it). */
@@ -262,16 +303,17 @@ export class PodWorker {
   private startTime: number | undefined;
   /** Pending wake-ups; made at the first (a running pod usually has none). */
   private timers: Set<TimerHandle> | undefined;
-  /** The worker's yes/no state (Flag bits), one small integer rather than a member each. */
+  /** The worker's yes/no state (Flag bits) and its sandbox's state: one small integer rather than a member each. */
   private flags = 0;
   /** Set once the pod ended for good (restartPolicy Never/OnFailure, init failure, rejection). */
   private terminalPhase: PodPhase | undefined;
-  private terminalReason: { reason: string; message: string } | undefined;
-  private terminating: { since: number; graceMs: number } | undefined;
+  // The members below are added when first needed (a running pod has none of them).
+  private declare terminalReason?: { reason: string; message: string };
+  private declare terminating?: { since: number; graceMs: number };
   /** The volume SetUp back-off, made at the first failure (most pods mount at once). */
-  private mountRetry: { delayMs: number; at: number } | undefined;
-  /** When the pending attach re-check fires (one timer at a time). */
-  private attachWakeAt = 0;
+  private declare mountRetry?: { delayMs: number; at: number };
+  /** When the pending attach re-check fires (one timer at a time); absent: none yet. */
+  private declare attachWakeAt?: number;
   /** The status last computed, for the status manager. */
   lastStatus: PodStatus | undefined;
   /**
@@ -290,7 +332,6 @@ export class PodWorker {
     pod: Pod,
   ) {
     this.pod = pod;
-    this.uid = pod.metadata!.uid!;
     this.key = [String(pod.metadata!.namespace), '/', String(pod.metadata!.name)].join('');
     const spec = pod.spec!;
     const records: ContainerRecord[] = [];
@@ -338,6 +379,19 @@ export class PodWorker {
 
   get podIP(): string | undefined {
     return this.sandboxIP;
+  }
+
+  /** The pod's uid (the same in every version of the pod). */
+  get uid(): string {
+    return this.pod.metadata!.uid!;
+  }
+
+  private get sandboxState(): SandboxState {
+    return ((this.flags >> sandboxStateShift) & 3) as SandboxState;
+  }
+
+  private set sandboxState(state: SandboxState) {
+    this.flags = (this.flags & ~(3 << sandboxStateShift)) | (state << sandboxStateShift);
   }
 
   private get syncQueued(): boolean {
@@ -525,7 +579,7 @@ export class PodWorker {
     const attach = this.host.waitForAttach?.(this.pod, now);
     if (attach && !attach.ready) {
       if (attach.failedMount) this.host.event(this.pod as KubeObject, 'Warning', 'FailedMount', attach.failedMount);
-      if (this.attachWakeAt <= now) {
+      if ((this.attachWakeAt ?? 0) <= now) {
         this.attachWakeAt = attach.retryAt;
         this.wakeAt(attach.retryAt, 'attachRetry');
       }
@@ -824,12 +878,15 @@ export class PodWorker {
   }
 
   private planExit(rec: ContainerRecord, inst: Instance, planned: PlannedExit | undefined): void {
-    if (inst.exitTimer) this.host.clock.clearTimer(inst.exitTimer);
-    inst.exitTimer = undefined;
-    inst.plannedExit = planned;
-    if (!planned) return;
-    inst.exitTimer = this.host.clock.setTimer(Math.max(0, planned.at - this.host.clock.now()), () => {
-      inst.exitTimer = undefined;
+    if (inst.exitPlan?.timer) this.host.clock.clearTimer(inst.exitPlan.timer);
+    if (!planned) {
+      inst.exitPlan = undefined;
+      return;
+    }
+    const plan: NonNullable<Instance['exitPlan']> = { exit: planned, timer: undefined };
+    inst.exitPlan = plan;
+    plan.timer = this.host.clock.setTimer(Math.max(0, planned.at - this.host.clock.now()), () => {
+      plan.timer = undefined;
       if (this.stopped || inst.finishedAt !== undefined) return;
       this.finishInstance(rec, inst, planned);
       this.requestSync();
@@ -846,8 +903,10 @@ export class PodWorker {
   private clearInstanceTimers(inst: Instance): void {
     for (const t of inst.probeTimers) this.host.clock.clearTimer(t);
     inst.probeTimers = noProbeTimers;
-    if (inst.exitTimer) this.host.clock.clearTimer(inst.exitTimer);
-    inst.exitTimer = undefined;
+    if (inst.exitPlan?.timer) {
+      this.host.clock.clearTimer(inst.exitPlan.timer);
+      inst.exitPlan.timer = undefined;
+    }
     if (inst.pollTimer) this.host.clock.clearTimer(inst.pollTimer);
     inst.pollTimer = undefined;
   }
