@@ -487,7 +487,7 @@ export class Kubelet implements PodWorkerHost {
   private removeWorker(w: PodWorker, kill: boolean): void {
     const uid = w.uid;
     this.keepHostPathFiles(w);
-    this.objectCache.unregisterPod(uid);
+    this.objectCache.unregisterPod(w.pod);
     this.volumeContents.forget(uid);
     this.attachWaiter.forget(uid);
     if (kill) w.forceKill();

@@ -63,4 +63,20 @@ describe('VolumeContentStore', () => {
     expect(store.mountedAt('u1')).toBeUndefined();
     expect(store.versions(other, volume('token'), 5000, ctx)).toHaveLength(1);
   });
+
+  it('pods mounted together share their mount until a sync rewrites one of them', () => {
+    let data: ObjectData = { data: { a: '1' }, changedAt: 0 };
+    const ctx = { objects: (kind: string, _ns: string, name: string) => (kind === 'configmap' && name === 'cfg' ? data : undefined), allocatable: {} };
+    const store = new VolumeContentStore();
+    const other: Pod = { ...pod, metadata: { ...pod.metadata, name: 'web-2', uid: 'u2' } };
+    store.mounted(pod, 1000, ctx);
+    store.mounted(other, 1000, ctx);
+    const mount = (uid: string) => (store as unknown as { pods: Map<string, unknown> }).pods.get(uid);
+    expect(mount('u2')).toBe(mount('u1'));
+    data = { data: { a: '2' }, changedAt: 2000 };
+    expect(store.versions(pod, volume('config'), 1000 + podSyncPeriodMs, ctx)).toHaveLength(2);
+    expect(mount('u2')).not.toBe(mount('u1'));
+    expect(store.versions(other, volume('config'), 1000 + podSyncPeriodMs - 1, ctx)).toHaveLength(1);
+    expect(store.versions(pod, volume('config'), 1000 + podSyncPeriodMs, ctx).map((v) => v.files.get('a')!.content)).toEqual(['1', '2']);
+  });
 });

@@ -394,12 +394,24 @@ function sharedGenerations(list: PodGenerations): PodGenerations {
   return recentGenerations.find((g) => sameMembers(g, list)) ?? recentGenerations.add(Object.freeze(list));
 }
 
-/** A pod's mount: when (ms after the store's epoch: a small integer, not a boxed number) and what was written. */
+/**
+ * A pod's mount: when (ms after the store's epoch: a small integer, not a boxed number) and what was written.
+ * Frozen, and shared by the pods mounted at the same moment with the same files (a rollout's pods are mounted
+ * in bursts); replaced, never changed.
+ */
 class MountedPod {
   constructor(
     readonly mountedAfterEpoch: number,
-    public generations: PodGenerations,
-  ) {}
+    readonly generations: PodGenerations,
+  ) {
+    Object.freeze(this);
+  }
+}
+
+const recentMounts = new RecentList<MountedPod>(8);
+
+function sharedMount(mountedAfterEpoch: number, generations: PodGenerations): MountedPod {
+  return recentMounts.find((m) => m.mountedAfterEpoch === mountedAfterEpoch && m.generations === generations) ?? recentMounts.add(new MountedPod(mountedAfterEpoch, generations));
 }
 
 /** The index of the pod's volume of that name (the spec's volumes have unique names), or -1. */
@@ -431,7 +443,7 @@ export class VolumeContentStore {
       generations[i] = volumeIndex(pod, v.name) === i && isAtomicVolume(v) ? packFiles(projectVolume(pod, v, { ...ctx, mountedAt: at })) : undefined;
     }
     this.epoch ??= at;
-    this.pods.set(uid, new MountedPod(at - this.epoch, sharedGenerations(generations)));
+    this.pods.set(uid, sharedMount(at - this.epoch, sharedGenerations(generations)));
   }
 
   forget(uid: string): void {
@@ -450,7 +462,8 @@ export class VolumeContentStore {
    * sync waits for the next one. Downward API sources always reflect the pod as given.
    */
   versions(pod: Pod, volume: Volume, now: number, ctx: Omit<ProjectionContext, 'mountedAt'>): VolumeVersion[] {
-    const state = this.pods.get(pod.metadata?.uid ?? '');
+    const uid = pod.metadata?.uid ?? '';
+    const state = this.pods.get(uid);
     if (!state) return [];
     const mountedAt = this.epoch! + state.mountedAfterEpoch;
     const full: ProjectionContext = { ...ctx, mountedAt };
@@ -459,7 +472,7 @@ export class VolumeContentStore {
     if (!gens) {
       // Not written at mount (not an atomic-writer volume, or not the pod's): written now, at the mount's time.
       gens = packFiles(projectVolume(pod, volume, full));
-      if (index >= 0) state.generations = state.generations.map((g, i) => (i === index ? gens : g));
+      if (index >= 0) this.pods.set(uid, new MountedPod(state.mountedAfterEpoch, state.generations.map((g, i) => (i === index ? gens : g))));
     }
     const first = isRewritten(gens) ? gens.first : gens;
     const later = isRewritten(gens) ? gens.later : [];
@@ -475,7 +488,9 @@ export class VolumeContentStore {
         if (!sameFiles(files, latest.files)) {
           list.push({ at: lastSync, files });
           const rewritten: RewrittenVolume = { first, later: [...later, { at: lastSync, files: packFiles(files) }] };
-          if (index >= 0) state.generations = state.generations.map((g, i) => (i === index ? rewritten : g));
+          // This pod's own from now on (the mount it shared stays the others').
+          const current = this.pods.get(uid)!;
+          if (index >= 0) this.pods.set(uid, new MountedPod(current.mountedAfterEpoch, current.generations.map((g, i) => (i === index ? rewritten : g))));
         }
       }
     }
