@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containerFieldPath, resolvedImage } from './pod-worker';
+import { containerFieldPath, containerSlot, resolvedImage } from './pod-worker';
 import { parseImageReference, profileFor } from './images';
 
 describe('pod worker shared records', () => {
@@ -17,5 +17,13 @@ describe('pod worker shared records', () => {
     expect(containerFieldPath('init', 'setup')).toBe('spec.initContainers{setup}');
     expect(containerFieldPath('sidecar', 'proxy')).toBe('spec.initContainers{proxy}');
     expect(containerFieldPath('regular', 'web')).toBe('spec.containers{web}');
+  });
+
+  it('one frozen slot per container kind and name', () => {
+    const web = containerSlot('regular', 'web');
+    expect(web).toEqual({ kind: 'regular', fieldPath: 'spec.containers{web}' });
+    expect(Object.isFrozen(web)).toBe(true);
+    expect(containerSlot('regular', 'web')).toBe(web);
+    expect(containerSlot('sidecar', 'web')).toEqual({ kind: 'sidecar', fieldPath: 'spec.initContainers{web}' });
   });
 });

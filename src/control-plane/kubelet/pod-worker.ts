@@ -84,9 +84,9 @@ export function resolvedImage(normalized: string, imageID: string, ref: ImageRef
 const InstanceFlag = { Killing: 1, Started: 2, Ready: 4 } as const;
 
 /**
- * One run of a container. A class whose every member is made in the constructor: a member added afterwards costs
- * the object a separate property array, and every running pod holds one (only the probe counts are added later,
- * by the few containers with probes).
+ * One run of a container. A class whose common members are made in the constructor: a member added afterwards
+ * costs the object a separate property array, and every running pod holds one. The rare ones (probe counts, a
+ * context re-interpreted with its network journal, a network poll timer) are added by the few that need them.
  */
 class Instance {
   /** How it ended (finishInstance), or undefined while it runs. */
@@ -96,11 +96,11 @@ class Instance {
    * network journal); otherwise undefined, and contextOf makes it when asked (exec, probes, logs): a container
    * lives long, and its context (with the files it reads) cost ~180 bytes per pod.
    */
-  ctx: ProgramContext | undefined = undefined;
+  declare ctx?: ProgramContext;
   /** The exit planned (the program's own, or a kill's) and the timer that makes it, made only when there is one. */
   exitPlan: { readonly exit: PlannedExit; timer: TimerHandle | undefined } | undefined = undefined;
   /** The next re-check of the answers a program waiting on the network (ProgramEnd 'poll') depends on. */
-  pollTimer: TimerHandle | undefined = undefined;
+  declare pollTimer?: TimerHandle;
   probeTimers: TimerHandle[] = noProbeTimers;
   /** killing, started and ready (InstanceFlag bits): one small integer, not a member each. */
   private flags: number;
@@ -195,10 +195,38 @@ class ContainerRecord {
 
   constructor(
     public spec: Container,
-    readonly kind: ContainerKind,
-    /** The ObjectReference fieldPath of its events (`spec.containers{nginx}`): one string for all of them. */
-    readonly fieldPath: string,
+    /** Its kind and fieldPath, shared by the containers of that kind and name (containerSlot). */
+    private readonly slot: ContainerSlot,
   ) {}
+
+  get kind(): ContainerKind {
+    return this.slot.kind;
+  }
+
+  /** The ObjectReference fieldPath of its events (`spec.containers{nginx}`): one string for all of them. */
+  get fieldPath(): string {
+    return this.slot.fieldPath;
+  }
+}
+
+/** A container's kind and events' fieldPath: the same for every pod's container of that kind and name. */
+interface ContainerSlot {
+  readonly kind: ContainerKind;
+  readonly fieldPath: string;
+}
+
+/** Recent slots by kind and container name: a cache, started again when it holds too many. */
+const containerSlots = { regular: new Map<string, ContainerSlot>(), init: new Map<string, ContainerSlot>(), sidecar: new Map<string, ContainerSlot>() };
+
+export function containerSlot(kind: ContainerKind, name: string): ContainerSlot {
+  const cache = containerSlots[kind];
+  let slot = cache.get(name);
+  if (slot === undefined) {
+    if (cache.size >= maxFieldPaths) cache.clear();
+    slot = Object.freeze({ kind, fieldPath: containerFieldPath(kind, name) });
+    cache.set(name, slot);
+  }
+  return slot;
 }
 
 /** The record of the named container, from the pod's first record. */
@@ -336,7 +364,7 @@ export class PodWorker {
     const spec = pod.spec!;
     const records: ContainerRecord[] = [];
     const add = (c: Container, kind: ContainerKind): void => {
-      const rec = new ContainerRecord(c, kind, containerFieldPath(kind, c.name));
+      const rec = new ContainerRecord(c, containerSlot(kind, c.name));
       const i = records.findIndex((r) => r.spec.name === c.name);
       if (i >= 0) records[i] = rec;
       else records.push(rec);
@@ -907,8 +935,10 @@ export class PodWorker {
       this.host.clock.clearTimer(inst.exitPlan.timer);
       inst.exitPlan.timer = undefined;
     }
-    if (inst.pollTimer) this.host.clock.clearTimer(inst.pollTimer);
-    inst.pollTimer = undefined;
+    if (inst.pollTimer) {
+      this.host.clock.clearTimer(inst.pollTimer);
+      inst.pollTimer = undefined;
+    }
   }
 
   // ------------------------------------------------------------------ probes
