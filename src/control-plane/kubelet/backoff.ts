@@ -8,7 +8,8 @@ export interface BackoffEntry {
 }
 
 export class Backoff {
-  private readonly entries = new Map<string, BackoffEntry>();
+  /** Made at the first entry: a kubelet has two back-offs, and most nodes never need either (an empty Map costs ~200 bytes). */
+  private entries: Map<string, BackoffEntry> | undefined;
 
   constructor(
     readonly initialMs = 10_000,
@@ -21,14 +22,14 @@ export class Backoff {
 
   /** The current period for key (0 when none). */
   get(key: string): number {
-    return this.entries.get(key)?.backoffMs ?? 0;
+    return this.entries?.get(key)?.backoffMs ?? 0;
   }
 
   /** Moves key to its next period: the initial one for a new or expired entry, else double (capped). */
   next(key: string, eventTime: number, now: number): void {
-    const entry = this.entries.get(key);
+    const entry = this.entries?.get(key);
     if (!entry || this.expired(eventTime, entry)) {
-      this.entries.set(key, { backoffMs: this.initialMs, lastUpdate: now });
+      (this.entries ??= new Map()).set(key, { backoffMs: this.initialMs, lastUpdate: now });
       return;
     }
     entry.backoffMs = Math.min(entry.backoffMs * 2, this.maxMs);
@@ -37,14 +38,14 @@ export class Backoff {
 
   /** IsInBackOffSince: whether now is within the period counted from eventTime (a container's finish time). */
   isInBackOffSince(key: string, eventTime: number, now: number): boolean {
-    const entry = this.entries.get(key);
+    const entry = this.entries?.get(key);
     if (!entry || this.expired(eventTime, entry)) return false;
     return now - eventTime < entry.backoffMs;
   }
 
   /** IsInBackOffSinceUpdate: whether now is within the period counted from the last update (image pulls). */
   isInBackOffSinceUpdate(key: string, now: number): boolean {
-    const entry = this.entries.get(key);
+    const entry = this.entries?.get(key);
     if (!entry || this.expired(now, entry)) return false;
     return now - entry.lastUpdate < entry.backoffMs;
   }
@@ -55,15 +56,16 @@ export class Backoff {
   }
 
   lastUpdate(key: string): number | undefined {
-    return this.entries.get(key)?.lastUpdate;
+    return this.entries?.get(key)?.lastUpdate;
   }
 
   delete(key: string): void {
-    this.entries.delete(key);
+    this.entries?.delete(key);
   }
 
   /** Drops entries for keys with the prefix (a pod that went away). */
   deletePrefix(prefix: string): void {
+    if (!this.entries) return;
     for (const k of this.entries.keys()) if (k.startsWith(prefix)) this.entries.delete(k);
   }
 }

@@ -32,7 +32,7 @@ import { AttachWaiter, podVolumesInUse, type AttachStateReader, type AttachWaitR
 import { containerResourceValue, HostFilesystem, normalizePath, VolumeContentStore, type ObjectData } from './volume-contents';
 import { writtenVolumeFiles } from './volume-files';
 import { sameJson } from '../../shared/lib/same-json';
-import { shareWith } from './same-json';
+import { shareOwnWith } from './same-json';
 
 export interface KubeletOptions {
   /** The node name; defaults to config.name. */
@@ -117,18 +117,23 @@ export class Kubelet implements PodWorkerHost {
   private nodeUID: string | undefined;
   private lease: Lease | undefined;
   private lastReportAt = -Infinity;
-  private lastKnownConditions: NodeCondition[] | undefined;
+  /** The condition statuses last reported, as type, status, type, status… (conditionStatuses: shared by the nodes). */
+  private lastKnownConditions: readonly string[] | undefined;
   private registrationDelayMs = 100;
   private leaseRetryMs = leaseRetryInitialMs;
   private readonly timers = new Set<TimerHandle>();
   private podSource: PodSource | undefined;
   /** The ConfigMaps and Secrets the node's pods reference, watched by name while they do. */
   private readonly objectCache: WatchingObjectCache;
+  /**
+   * The workers by namespace/name: at most one per name (a new uid replaces the old worker), so a lookup by uid
+   * is one by the pod's name and a check of the uid. One map, not a second by uid: its entries cost ~30 bytes a pod.
+   */
   private readonly workers = new Map<string, PodWorker>();
-  /** The workers by namespace/name (at most one per name: a new uid replaces the old worker). */
-  private readonly workersByKey = new Map<string, PodWorker>();
-  private readonly pendingStatus = new Set<string>();
-  private readonly pendingDeletes = new Set<string>();
+  /** Workers whose status write failed, to retry. */
+  private readonly pendingStatus = new Set<PodWorker>();
+  /** Workers whose pod deletion waits for their status write or failed, to retry. */
+  private readonly pendingDeletes = new Set<PodWorker>();
   private retryTimer: TimerHandle | undefined;
   /** What the volume plugins wrote for each pod (configMap, secret, downwardAPI, projected generations). */
   readonly volumeContents = new VolumeContentStore();
@@ -222,7 +227,6 @@ export class Kubelet implements PodWorkerHost {
     this.objectCache.stop();
     for (const w of this.workers.values()) w.stop();
     this.workers.clear();
-    this.workersByKey.clear();
     this.pendingStatus.clear();
     this.pendingDeletes.clear();
     this.runtime.reset();
@@ -380,14 +384,13 @@ export class Kubelet implements PodWorkerHost {
       Ready: ['NodeNotReady', 'NodeReady'],
     };
     for (const c of conditions) {
-      const before = this.lastKnownConditions?.find((p) => p.type === c.type);
-      if (before?.status === c.status) continue;
+      if (this.lastKnownConditions && statusOfType(this.lastKnownConditions, c.type) === c.status) continue;
       const [whenFalse, whenTrue] = reasonFor[c.type] ?? [];
       if (!whenFalse) continue;
       const reason = c.status === 'True' ? whenTrue : whenFalse;
       this.nodeEvent('Normal', reason, `Node ${this.nodeName} status is now: ${reason}`);
     }
-    this.lastKnownConditions = conditions;
+    this.lastKnownConditions = conditionStatuses(conditions);
   }
 
   /** The node lease heartbeat: every leaseDuration/4, retried with back-off on failure. */
@@ -448,8 +451,9 @@ export class Kubelet implements PodWorkerHost {
   private podUpserted(pod: Pod): void {
     if (pod.spec?.nodeName !== this.nodeName) return;
     const uid = pod.metadata!.uid!;
-    const existing = this.workers.get(uid);
-    if (existing) {
+    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+    const existing = this.workers.get(key);
+    if (existing && existing.uid === uid) {
       // Termination begins: what the containers wrote to hostPath volumes stays on the node.
       if (pod.metadata?.deletionTimestamp && !existing.pod.metadata?.deletionTimestamp) this.keepHostPathFiles(existing);
       existing.update(pod);
@@ -457,13 +461,10 @@ export class Kubelet implements PodWorkerHost {
       return;
     }
     // The same name with a new uid: the old pod is gone.
-    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
-    const previous = this.workersByKey.get(key);
-    if (previous && previous.uid !== uid) this.removeWorker(previous.uid, true);
+    if (existing) this.removeWorker(existing, true);
     this.objectCache.registerPod(pod);
     const worker = new PodWorker(this, pod);
-    this.workers.set(uid, worker);
-    this.workersByKey.set(worker.key, worker);
+    this.workers.set(worker.key, worker);
     this.trace({ event: 'kubelet.pod.add', pod: worker.key });
     if (!pod.metadata?.deletionTimestamp && !worker.isTerminal) {
       const rejection = this.admit(pod, uid);
@@ -478,22 +479,22 @@ export class Kubelet implements PodWorkerHost {
 
   private podDeleted(pod: Pod): void {
     const uid = pod.metadata?.uid;
-    if (uid) this.removeWorker(uid, true);
+    if (!uid) return;
+    const w = this.workers.get(`${pod.metadata!.namespace}/${pod.metadata!.name}`);
+    if (w && w.uid === uid) this.removeWorker(w, true);
   }
 
-  private removeWorker(uid: string, kill: boolean): void {
-    const w = this.workers.get(uid);
-    if (!w) return;
+  private removeWorker(w: PodWorker, kill: boolean): void {
+    const uid = w.uid;
     this.keepHostPathFiles(w);
-    this.objectCache.unregisterPod(uid);
+    this.objectCache.unregisterPod(w.pod);
     this.volumeContents.forget(uid);
     this.attachWaiter.forget(uid);
     if (kill) w.forceKill();
     else w.stop();
-    this.workers.delete(uid);
-    if (this.workersByKey.get(w.key) === w) this.workersByKey.delete(w.key);
-    this.pendingStatus.delete(uid);
-    this.pendingDeletes.delete(uid);
+    if (this.workers.get(w.key) === w) this.workers.delete(w.key);
+    this.pendingStatus.delete(w);
+    this.pendingDeletes.delete(w);
     this.crashBackoff.deletePrefix(`${uid}/`);
     this.pullBackoff.deletePrefix(`${uid}_`);
   }
@@ -504,8 +505,8 @@ export class Kubelet implements PodWorkerHost {
     let usedCpu = 0;
     let usedMemory = 0;
     let usedPods = 0;
-    for (const [otherUid, w] of this.workers) {
-      if (otherUid === uid || !w.countsForAdmission) continue;
+    for (const w of this.workers.values()) {
+      if (w.uid === uid || !w.countsForAdmission) continue;
       const r = this.requestsOf(w);
       usedCpu += r.cpu;
       usedMemory += r.memory;
@@ -721,10 +722,14 @@ export class Kubelet implements PodWorkerHost {
   // ------------------------------------------------------------------ status manager
 
   statusChanged(worker: PodWorker): void {
-    if (!this.running || this.workers.get(worker.uid) !== worker) return;
+    if (!this.running || this.workers.get(worker.key) !== worker) return;
     const status = worker.computeStatus();
     const written = worker.writtenStatus;
-    if (written !== undefined && sameJson(written, status)) return;
+    if (written !== undefined && sameJson(written, status)) {
+      // The same text as written: keep the written one (shared with the API server's parts), not a second copy.
+      worker.lastStatus = written;
+      return;
+    }
     this.writeStatus(worker, status);
   }
 
@@ -756,7 +761,8 @@ export class Kubelet implements PodWorkerHost {
     const written = worker.writtenStatus;
     const stored = pod.status;
     if (!written || !stored || worker.lastStatus !== written || worker.writtenSharedWith === stored) return;
-    const shared = shareWith(written, stored);
+    // The written status is the worker's own object (computeStatus made it; the API server decoded a copy).
+    const shared = shareOwnWith(written, stored);
     worker.lastStatus = shared;
     worker.writtenStatus = shared;
     worker.writtenSharedWith = stored;
@@ -774,14 +780,14 @@ export class Kubelet implements PodWorkerHost {
         this.client.pods.updateStatus(body as Pod & KubeObject);
         worker.writtenStatus = status;
         worker.writtenSharedWith = undefined;
-        this.pendingStatus.delete(worker.uid);
+        this.pendingStatus.delete(worker);
         this.trace({ event: 'kubelet.pod.status', pod: worker.key, phase: status.phase });
         return;
       } catch (err) {
         if (!isStatusError(err)) throw err;
         if (isStatusError(err, StatusReason.NotFound)) return;
         if (isStatusError(err, StatusReason.Conflict) && attempt === 0) continue;
-        this.pendingStatus.add(worker.uid);
+        this.pendingStatus.add(worker);
         this.scheduleRetry();
         return;
       }
@@ -800,10 +806,10 @@ export class Kubelet implements PodWorkerHost {
 
   /** Termination finished: the kubelet deletes the pod object (grace 0, uid precondition). */
   terminated(worker: PodWorker): void {
-    if (!this.running || this.workers.get(worker.uid) !== worker) return;
+    if (!this.running || this.workers.get(worker.key) !== worker) return;
     this.statusChanged(worker);
-    if (this.pendingStatus.has(worker.uid)) {
-      this.pendingDeletes.add(worker.uid);
+    if (this.pendingStatus.has(worker)) {
+      this.pendingDeletes.add(worker);
       return;
     }
     this.deletePod(worker);
@@ -813,15 +819,15 @@ export class Kubelet implements PodWorkerHost {
     const { name, namespace } = worker.pod.metadata!;
     try {
       this.client.pods.delete(name!, { namespace, gracePeriodSeconds: 0, preconditions: { uid: worker.uid } });
-      this.pendingDeletes.delete(worker.uid);
+      this.pendingDeletes.delete(worker);
       this.trace({ event: 'kubelet.pod.deleted', pod: worker.key });
     } catch (err) {
       if (!isStatusError(err)) throw err;
       if (isStatusError(err, StatusReason.NotFound) || isStatusError(err, StatusReason.Conflict)) {
-        this.pendingDeletes.delete(worker.uid);
+        this.pendingDeletes.delete(worker);
         return;
       }
-      this.pendingDeletes.add(worker.uid);
+      this.pendingDeletes.add(worker);
       this.scheduleRetry();
     }
   }
@@ -836,19 +842,18 @@ export class Kubelet implements PodWorkerHost {
   }
 
   private flushPending(): void {
-    for (const uid of [...this.pendingStatus]) {
-      const w = this.workers.get(uid);
-      if (!w) {
-        this.pendingStatus.delete(uid);
+    for (const w of [...this.pendingStatus]) {
+      if (this.workers.get(w.key) !== w) {
+        this.pendingStatus.delete(w);
         continue;
       }
       w.writtenStatus = undefined;
       this.statusChanged(w);
     }
-    for (const uid of [...this.pendingDeletes]) {
-      const w = this.workers.get(uid);
-      if (w && !this.pendingStatus.has(uid)) this.deletePod(w);
-      else if (!w) this.pendingDeletes.delete(uid);
+    for (const w of [...this.pendingDeletes]) {
+      const live = this.workers.get(w.key) === w;
+      if (live && !this.pendingStatus.has(w)) this.deletePod(w);
+      else if (!live) this.pendingDeletes.delete(w);
     }
   }
 
@@ -875,7 +880,7 @@ export class Kubelet implements PodWorkerHost {
   }
 
   private workerFor(namespace: string, name: string): PodWorker | undefined {
-    return this.workersByKey.get(`${namespace}/${name}`);
+    return this.workers.get(`${namespace}/${name}`);
   }
 
   /**
@@ -985,3 +990,25 @@ function fieldRefValue(path: string, pod: Pod, kubelet: Kubelet): string {
   }
 }
 
+/** Recent condition status lists: every healthy node reports the same ones. */
+const recentConditionStatuses = new RecentList<readonly string[]>(16);
+
+/**
+ * What recordConditionEvents compares of the conditions it last reported: their types and statuses, flat, one
+ * frozen list for the nodes that report the same (the conditions themselves, with their times and messages,
+ * cost ~0.4 KiB a node).
+ */
+export function conditionStatuses(conditions: readonly NodeCondition[]): readonly string[] {
+  const flat = new Array<string>(conditions.length * 2);
+  for (let i = 0; i < conditions.length; i++) {
+    flat[2 * i] = conditions[i].type;
+    flat[2 * i + 1] = conditions[i].status;
+  }
+  return recentConditionStatuses.find((l) => l.length === flat.length && l.every((v, i) => v === flat[i])) ?? recentConditionStatuses.add(Object.freeze(flat));
+}
+
+/** The status of the first condition of that type in a conditionStatuses list, or undefined. */
+export function statusOfType(statuses: readonly string[], type: string): string | undefined {
+  for (let i = 0; i < statuses.length; i += 2) if (statuses[i] === type) return statuses[i + 1];
+  return undefined;
+}

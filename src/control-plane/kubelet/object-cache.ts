@@ -11,7 +11,6 @@ import type { TraceSink } from '../../shared/protocol/trace';
 import type { Client } from '../client/client';
 import { Reflector } from '../informers/reflector';
 import type { Clock } from '../sim/clock';
-import { RecentList } from '../../shared/lib/recent-list';
 
 export type ObjectKind = 'configmap' | 'secret';
 
@@ -37,44 +36,38 @@ const keyOf = (kind: ObjectKind, namespace: string, name: string): string => `${
 
 export class WatchingObjectCache {
   private readonly items = new Map<string, Item>();
-  /** The keys each registered pod references, to release them when it goes. */
-  private readonly podKeys = new Map<string, readonly string[]>();
-  /** Recent key lists: the pods of a template reference the same objects, so they share one frozen list. */
-  private readonly recentKeyLists = new RecentList<readonly string[]>(8);
 
   constructor(private readonly options: { client: Client; clock: Clock; nodeName: string; trace?: TraceSink }) {}
 
-  /** RegisterPod: starts watching what the pod references that nothing on the node watches yet. */
+  /**
+   * RegisterPod: starts watching what the pod references that nothing on the node watches yet. What a pod
+   * references is read from its spec again when it goes (the references are immutable; ephemeral containers only
+   * add some), rather than kept per pod.
+   */
   registerPod(pod: Pod): void {
     const uid = pod.metadata?.uid;
     const namespace = pod.metadata?.namespace ?? '';
-    if (!uid || this.podKeys.has(uid)) return;
-    const keys: string[] = [];
+    if (!uid) return;
+    let first = true;
     for (const [kind, name] of referencedObjects(pod.spec)) {
       const key = keyOf(kind, namespace, name);
-      if (keys.includes(key)) continue;
-      const item = this.items.get(key) ?? this.watch(key, kind, namespace, name);
-      keys.push(item.key);
-      item.pods.add(uid);
+      const item = this.items.get(key);
+      // Registered already: a pod is registered with all its references at once, so its first tells.
+      if (first && item?.pods.has(uid)) return;
+      first = false;
+      (item ?? this.watch(key, kind, namespace, name)).pods.add(uid);
     }
-    this.podKeys.set(uid, this.sharedKeyList(keys));
-  }
-
-  private sharedKeyList(keys: string[]): readonly string[] {
-    const same = (list: readonly string[]): boolean => list.length === keys.length && list.every((k, i) => k === keys[i]);
-    return this.recentKeyLists.find(same) ?? this.recentKeyLists.add(Object.freeze(keys));
   }
 
   /** UnregisterPod: stops the watches only this pod needed. */
-  unregisterPod(uid: string): void {
-    const keys = this.podKeys.get(uid);
-    if (!keys) return;
-    this.podKeys.delete(uid);
-    for (const key of keys) {
+  unregisterPod(pod: Pod): void {
+    const uid = pod.metadata?.uid;
+    const namespace = pod.metadata?.namespace ?? '';
+    if (!uid) return;
+    for (const [kind, name] of referencedObjects(pod.spec)) {
+      const key = keyOf(kind, namespace, name);
       const item = this.items.get(key);
-      if (!item) continue;
-      item.pods.delete(uid);
-      if (item.pods.size > 0) continue;
+      if (!item || !item.pods.delete(uid) || item.pods.size > 0) continue;
       item.reflector.stop();
       this.items.delete(key);
     }
@@ -95,7 +88,6 @@ export class WatchingObjectCache {
   stop(): void {
     for (const item of this.items.values()) item.reflector.stop();
     this.items.clear();
-    this.podKeys.clear();
   }
 
   /** Reconnected after a partition: list again at once rather than at the end of the backoff. */

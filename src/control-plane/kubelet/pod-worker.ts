@@ -50,109 +50,202 @@ export interface PodWorkerHost {
 
 export type ContainerKind = 'init' | 'sidecar' | 'regular';
 
-interface Instance {
-  id: string;
-  attempt: number;
-  image: string;
-  imageID: string;
-  profile: ImageProfile;
-  startedAt: number;
-  finishedAt?: number;
-  exitCode?: number;
-  reason?: string;
-  run: ProgramRun;
-  /**
-   * The program's context when it cannot be made again from the members below (a run re-interpreted with its
-   * network journal); otherwise undefined, and contextOf makes it when asked (exec, probes, logs): a container
-   * lives long, and its context (with the files it reads) cost ~180 bytes per pod.
-   */
-  ctx: ProgramContext | undefined;
-  /** The environment resolved at start (env is fixed for the container's life). */
-  env: Record<string, string>;
-  ref: ImageReference;
-  /** The pod's network as the container started with it. */
-  network: PodNetwork | undefined;
-  exitTimer?: TimerHandle;
-  plannedExit?: { at: number; code: number; reason: string };
-  /** The next re-check of the answers a program waiting on the network (ProgramEnd 'poll') depends on. */
-  pollTimer?: TimerHandle;
-  killing: boolean;
-  probeTimers: TimerHandle[];
-  started: boolean;
-  ready: boolean;
-  /** Consecutive probe results per probe type, made at the first result (most containers have no probes). */
-  counts?: Partial<Record<ProbeType, { success: number; failure: number }>>;
-}
+type PlannedExit = { at: number; code: number; reason: string };
 
 /** The probe timers of an instance without probes (most have none): one shared empty list, replaced at the first. */
 const noProbeTimers = Object.freeze([]) as unknown as TimerHandle[];
 
-type ResolvedImage = NonNullable<ContainerRecord['image']>;
-
 /**
  * The resolved image of a container, shared by every container of the same image reference and id: each pod of a
- * Deployment would otherwise hold its own copy of the same three fields. Frozen (a record is replaced, never changed).
+ * Deployment would otherwise hold its own copy of these fields. Frozen (a record is replaced, never changed).
  */
+interface ResolvedImage {
+  readonly normalized: string;
+  readonly imageID: string;
+  readonly ref: ImageReference;
+  /** profileFor(ref), made once per resolved image rather than kept by each container. */
+  readonly profile: ImageProfile;
+}
+
 const resolvedImages = new WeakMap<ImageReference, ResolvedImage[]>();
 
-function resolvedImage(normalized: string, imageID: string, ref: ImageReference): ResolvedImage {
+export function resolvedImage(normalized: string, imageID: string, ref: ImageReference): ResolvedImage {
   let list = resolvedImages.get(ref);
   if (!list) resolvedImages.set(ref, (list = []));
   for (const r of list) if (r.normalized === normalized && r.imageID === imageID) return r;
-  const r: ResolvedImage = Object.freeze({ normalized, imageID, ref });
+  const r: ResolvedImage = Object.freeze({ normalized, imageID, ref, profile: profileFor(ref) });
   // A few ids per reference at most (a re-pulled tag may resolve to a new digest): keep the latest few.
   if (list.length >= 4) list.shift();
   list.push(r);
   return r;
 }
 
-interface ContainerRecord {
-  spec: Container;
-  kind: ContainerKind;
-  /** The ObjectReference fieldPath of its events (`spec.containers{nginx}`): one string for all of them. */
-  fieldPath: string;
-  restartCount: number;
-  current?: Instance;
-  previous?: Instance;
-  waiting?: { reason: string; message?: string };
-  /** An image pull in flight for this container. */
-  pull?: { cancel: () => void; image: string };
-  /** The image is present and resolved for the next start. */
-  image?: { normalized: string; imageID: string; ref: ImageReference };
-  lastPullError?: string;
-  /** After a CreateContainerConfigError: the pod worker's back-off before the next attempt. */
-  configRetryAt?: number;
-  /** From the API status, when the kubelet restarted and the runtime lost the container. */
-  carried?: { lastState: ApiContainerState; restart: boolean };
+/** The bits of an instance's flags. */
+const InstanceFlag = { Killing: 1, Started: 2, Ready: 4 } as const;
+
+/**
+ * One run of a container. A class whose common members are made in the constructor: a member added afterwards
+ * costs the object a separate property array, and every running pod holds one. The rare ones (probe counts, a
+ * context re-interpreted with its network journal, a network poll timer) are added by the few that need them.
+ */
+class Instance {
+  /** How it ended (finishInstance), or undefined while it runs. */
+  exit: PlannedExit | undefined = undefined;
+  /**
+   * The program's context when it cannot be made again from the members below (a run re-interpreted with its
+   * network journal); otherwise undefined, and contextOf makes it when asked (exec, probes, logs): a container
+   * lives long, and its context (with the files it reads) cost ~180 bytes per pod.
+   */
+  declare ctx?: ProgramContext;
+  /** The exit planned (the program's own, or a kill's) and the timer that makes it, made only when there is one. */
+  exitPlan: { readonly exit: PlannedExit; timer: TimerHandle | undefined } | undefined = undefined;
+  /** The next re-check of the answers a program waiting on the network (ProgramEnd 'poll') depends on. */
+  declare pollTimer?: TimerHandle;
+  probeTimers: TimerHandle[] = noProbeTimers;
+  /** killing, started and ready (InstanceFlag bits): one small integer, not a member each. */
+  private flags: number;
+  /** Consecutive probe results per probe type, made at the first result (most containers have no probes). */
+  declare counts?: Partial<Record<ProbeType, { success: number; failure: number }>>;
+
+  constructor(
+    readonly id: string,
+    /** The image it runs (shared by every container of the image). */
+    readonly resolved: ResolvedImage,
+    readonly startedAt: number,
+    public run: ProgramRun,
+    /** The environment resolved at start (env is fixed for the container's life). */
+    readonly env: Record<string, string>,
+    started: boolean,
+  ) {
+    this.flags = started ? InstanceFlag.Started : 0;
+  }
+
+  get plannedExit(): PlannedExit | undefined {
+    return this.exitPlan?.exit;
+  }
+
+  /** Being killed (preStop, SIGTERM, the grace period). */
+  get killing(): boolean {
+    return (this.flags & InstanceFlag.Killing) !== 0;
+  }
+
+  set killing(on: boolean) {
+    this.flags = on ? this.flags | InstanceFlag.Killing : this.flags & ~InstanceFlag.Killing;
+  }
+
+  /** Its startup probe succeeded (or it has none). */
+  get started(): boolean {
+    return (this.flags & InstanceFlag.Started) !== 0;
+  }
+
+  set started(on: boolean) {
+    this.flags = on ? this.flags | InstanceFlag.Started : this.flags & ~InstanceFlag.Started;
+  }
+
+  get ready(): boolean {
+    return (this.flags & InstanceFlag.Ready) !== 0;
+  }
+
+  set ready(on: boolean) {
+    this.flags = on ? this.flags | InstanceFlag.Ready : this.flags & ~InstanceFlag.Ready;
+  }
+
+  get finishedAt(): number | undefined {
+    return this.exit?.at;
+  }
+
+  get exitCode(): number | undefined {
+    return this.exit?.code;
+  }
+
+  get reason(): string | undefined {
+    return this.exit?.reason;
+  }
+
+  get profile(): ImageProfile {
+    return this.resolved.profile;
+  }
 }
 
 /**
- * A pod's containers by name, in spec order (init containers first). A list, not a Map: a pod has one or two
- * containers, and a Map's table costs more memory per pod than the whole list.
+ * A container of the pod: its spec, its current and previous runs. The pod's records are a list linked through
+ * next, in spec order (init containers first): a pod has one or two containers, and an array (with a holder of
+ * its own) cost more than the records. Members made in the constructor; the rare ones (a pull in flight, its
+ * error, a config back-off, what a kubelet restart carried over, a previous run, a waiting reason) are added
+ * when first needed.
  */
-class ContainerRecords {
-  /** Made at its final length (an array grown by push reserves room for 16 more). */
-  private readonly list: ContainerRecord[];
+class ContainerRecord {
+  restartCount = 0;
+  current: Instance | undefined = undefined;
+  /** The image is present and resolved for the next start. */
+  image: ResolvedImage | undefined = undefined;
+  /** The pod's next container record. */
+  next: ContainerRecord | undefined = undefined;
+  /** The run before current, from the first restart on. */
+  declare previous?: Instance;
+  /** Why it waits (an image or config error, a back-off), while it does. */
+  declare waiting?: { reason: string; message?: string };
+  /** An image pull in flight for this container. */
+  declare pull?: { cancel: () => void; image: string };
+  declare lastPullError?: string;
+  /** After a CreateContainerConfigError: the pod worker's back-off before the next attempt. */
+  declare configRetryAt?: number;
+  /** From the API status, when the kubelet restarted and the runtime lost the container. */
+  declare carried?: { lastState: ApiContainerState; restart: boolean };
 
-  constructor(list: ContainerRecord[]) {
-    this.list = list;
+  constructor(
+    public spec: Container,
+    /** Its kind and fieldPath, shared by the containers of that kind and name (containerSlot). */
+    private readonly slot: ContainerSlot,
+  ) {}
+
+  get kind(): ContainerKind {
+    return this.slot.kind;
   }
 
-  get(name: string): ContainerRecord | undefined {
-    for (const rec of this.list) if (rec.spec.name === name) return rec;
-    return undefined;
-  }
-
-  values(): readonly ContainerRecord[] {
-    return this.list;
-  }
-
-  keys(): string[] {
-    return this.list.map((r) => r.spec.name);
+  /** The ObjectReference fieldPath of its events (`spec.containers{nginx}`): one string for all of them. */
+  get fieldPath(): string {
+    return this.slot.fieldPath;
   }
 }
 
+/** A container's kind and events' fieldPath: the same for every pod's container of that kind and name. */
+interface ContainerSlot {
+  readonly kind: ContainerKind;
+  readonly fieldPath: string;
+}
+
+/** Recent slots by kind and container name: a cache, started again when it holds too many. */
+const containerSlots = { regular: new Map<string, ContainerSlot>(), init: new Map<string, ContainerSlot>(), sidecar: new Map<string, ContainerSlot>() };
+
+export function containerSlot(kind: ContainerKind, name: string): ContainerSlot {
+  const cache = containerSlots[kind];
+  let slot = cache.get(name);
+  if (slot === undefined) {
+    if (cache.size >= maxFieldPaths) cache.clear();
+    slot = Object.freeze({ kind, fieldPath: containerFieldPath(kind, name) });
+    cache.set(name, slot);
+  }
+  return slot;
+}
+
+/** The record of the named container, from the pod's first record. */
+function recordNamed(first: ContainerRecord | undefined, name: string): ContainerRecord | undefined {
+  for (let rec = first; rec; rec = rec.next) if (rec.spec.name === name) return rec;
+  return undefined;
+}
+
 const sandboxSetupMs = 600;
+
+/** Where a pod's sandbox is: not made yet, being created, ready, or torn down. */
+const SandboxState = { None: 0, Creating: 1, Ready: 2, TornDown: 3 } as const;
+type SandboxState = (typeof SandboxState)[keyof typeof SandboxState];
+
+/** The bits of a pod worker's flags. */
+const Flag = { SyncQueued: 1, Stopped: 2, TerminationReported: 4, Rejected: 8, VolumesMounted: 16 } as const;
+/** Where the sandbox state sits in the flags (two bits). */
+const sandboxStateShift = 5;
+type Flag = (typeof Flag)[keyof typeof Flag];
 const gracefulExitMs = 100;
 const minimumGracePeriodMs = 2000;
 const defaultRetryMs = 10_000;
@@ -223,29 +316,32 @@ function sameForeignConditions(a: readonly PodCondition[], b: readonly PodCondit
 
 export class PodWorker {
   pod: Pod;
-  readonly uid: string;
   /** namespace/name, made once (a pod's name and namespace never change): labels and traces use it often. */
   readonly key: string;
-  private readonly containers: ContainerRecords;
-  private sandbox: { readyAt: number; ip: string | undefined; ready: boolean; torndown: boolean } | undefined;
+  /** The first container record (the rest follow through next). */
+  private readonly containers: ContainerRecord | undefined;
+  /**
+   * The pod sandbox: members of the worker's own (an object of its own, with a boxed time, cost ~70 bytes a pod),
+   * its state (SandboxState) in the flags.
+   */
+  /** When a sandbox being created is ready; undefined otherwise (so no boxed number stays for a running pod). */
+  private sandboxReadyAt: number | undefined = undefined;
+  /** The sandbox's IP, kept after its teardown (the pod's status still shows it). */
+  private sandboxIP: string | undefined = undefined;
   private startTime: number | undefined;
   /** Pending wake-ups; made at the first (a running pod usually has none). */
   private timers: Set<TimerHandle> | undefined;
-  private syncQueued = false;
-  private stopped = false;
+  /** The worker's yes/no state (Flag bits) and its sandbox's state: one small integer rather than a member each. */
+  private flags = 0;
   /** Set once the pod ended for good (restartPolicy Never/OnFailure, init failure, rejection). */
   private terminalPhase: PodPhase | undefined;
-  private terminalReason: { reason: string; message: string } | undefined;
-  private terminating: { since: number; graceMs: number } | undefined;
-  private terminationReported = false;
-  /** Refused at admission: its status is only the phase, reason and message. */
-  private rejected = false;
-  /** Every volume is set up; until then nothing is created (WaitForAttachAndMount). */
-  private volumesMounted = false;
+  // The members below are added when first needed (a running pod has none of them).
+  private declare terminalReason?: { reason: string; message: string };
+  private declare terminating?: { since: number; graceMs: number };
   /** The volume SetUp back-off, made at the first failure (most pods mount at once). */
-  private mountRetry: { delayMs: number; at: number } | undefined;
-  /** When the pending attach re-check fires (one timer at a time). */
-  private attachWakeAt = 0;
+  private declare mountRetry?: { delayMs: number; at: number };
+  /** When the pending attach re-check fires (one timer at a time); absent: none yet. */
+  private declare attachWakeAt?: number;
   /** The status last computed, for the status manager. */
   lastStatus: PodStatus | undefined;
   /**
@@ -264,19 +360,19 @@ export class PodWorker {
     pod: Pod,
   ) {
     this.pod = pod;
-    this.uid = pod.metadata!.uid!;
     this.key = [String(pod.metadata!.namespace), '/', String(pod.metadata!.name)].join('');
     const spec = pod.spec!;
     const records: ContainerRecord[] = [];
     const add = (c: Container, kind: ContainerKind): void => {
-      const rec: ContainerRecord = { spec: c, kind, fieldPath: containerFieldPath(kind, c.name), restartCount: 0 };
+      const rec = new ContainerRecord(c, containerSlot(kind, c.name));
       const i = records.findIndex((r) => r.spec.name === c.name);
       if (i >= 0) records[i] = rec;
       else records.push(rec);
     };
     for (const c of spec.initContainers ?? []) add(c, containerKind(c, true));
     for (const c of spec.containers) add(c, 'regular');
-    this.containers = new ContainerRecords(records.slice());
+    for (let i = 1; i < records.length; i++) records[i - 1].next = records[i];
+    this.containers = records[0];
     this.adoptApiStatus(pod);
   }
 
@@ -292,7 +388,7 @@ export class PodWorker {
     if (status.startTime) this.startTime = Date.parse(status.startTime);
     const now = this.host.clock.now();
     for (const s of [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])]) {
-      const rec = this.containers.get(s.name);
+      const rec = recordNamed(this.containers, s.name);
       if (!rec) continue;
       rec.restartCount = s.restartCount ?? 0;
       if (s.state?.running) {
@@ -310,7 +406,66 @@ export class PodWorker {
 
 
   get podIP(): string | undefined {
-    return this.sandbox?.ip;
+    return this.sandboxIP;
+  }
+
+  /** The pod's uid (the same in every version of the pod). */
+  get uid(): string {
+    return this.pod.metadata!.uid!;
+  }
+
+  private get sandboxState(): SandboxState {
+    return ((this.flags >> sandboxStateShift) & 3) as SandboxState;
+  }
+
+  private set sandboxState(state: SandboxState) {
+    this.flags = (this.flags & ~(3 << sandboxStateShift)) | (state << sandboxStateShift);
+  }
+
+  private get syncQueued(): boolean {
+    return (this.flags & Flag.SyncQueued) !== 0;
+  }
+
+  private set syncQueued(on: boolean) {
+    this.setFlag(Flag.SyncQueued, on);
+  }
+
+  private get stopped(): boolean {
+    return (this.flags & Flag.Stopped) !== 0;
+  }
+
+  private set stopped(on: boolean) {
+    this.setFlag(Flag.Stopped, on);
+  }
+
+  private get terminationReported(): boolean {
+    return (this.flags & Flag.TerminationReported) !== 0;
+  }
+
+  private set terminationReported(on: boolean) {
+    this.setFlag(Flag.TerminationReported, on);
+  }
+
+  /** Refused at admission: its status is only the phase, reason and message. */
+  private get rejected(): boolean {
+    return (this.flags & Flag.Rejected) !== 0;
+  }
+
+  private set rejected(on: boolean) {
+    this.setFlag(Flag.Rejected, on);
+  }
+
+  /** Every volume is set up; until then nothing is created (WaitForAttachAndMount). */
+  private get volumesMounted(): boolean {
+    return (this.flags & Flag.VolumesMounted) !== 0;
+  }
+
+  private set volumesMounted(on: boolean) {
+    this.setFlag(Flag.VolumesMounted, on);
+  }
+
+  private setFlag(flag: Flag, on: boolean): void {
+    this.flags = on ? this.flags | flag : this.flags & ~flag;
   }
 
   /** Whether the pod finished (Succeeded/Failed) and nothing more will run. */
@@ -336,7 +491,7 @@ export class PodWorker {
     }
     const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
     for (const c of all) {
-      const rec = this.containers.get(c.name);
+      const rec = recordNamed(this.containers, c.name);
       if (!rec) continue;
       const changed = rec.spec.image !== c.image;
       rec.spec = c;
@@ -353,7 +508,7 @@ export class PodWorker {
   private adoptContainerSpecs(pod: Pod): void {
     for (const list of [pod.spec?.initContainers, pod.spec?.containers]) {
       for (const c of list ?? []) {
-        const rec = this.containers.get(c.name);
+        const rec = recordNamed(this.containers, c.name);
         if (rec) rec.spec = c;
       }
     }
@@ -382,16 +537,16 @@ export class PodWorker {
     this.stopped = true;
     for (const t of this.timers ?? []) this.host.clock.clearTimer(t);
     this.timers = undefined;
-    for (const rec of this.containers.values()) {
+    for (let rec = this.containers; rec; rec = rec.next) {
       rec.pull?.cancel();
       for (const inst of [rec.current, rec.previous]) if (inst) this.clearInstanceTimers(inst);
     }
-    this.host.runtime.releaseIP(this.sandbox?.ip);
+    this.host.runtime.releaseIP(this.sandboxIP);
   }
 
   /** The pod is gone from the API server (force-deleted, or deleted while the kubelet was away): kill now. */
   forceKill(): void {
-    for (const rec of this.containers.values()) {
+    for (let rec = this.containers; rec; rec = rec.next) {
       const inst = rec.current;
       if (inst && inst.finishedAt === undefined) {
         this.host.event(this.pod as KubeObject, 'Normal', 'Killing', `Stopping container ${rec.spec.name}`, rec.fieldPath);
@@ -439,11 +594,11 @@ export class PodWorker {
   }
 
   private regular(): ContainerRecord[] {
-    return (this.pod.spec?.containers ?? []).map((c) => this.containers.get(c.name)!).filter(Boolean);
+    return (this.pod.spec?.containers ?? []).map((c) => recordNamed(this.containers, c.name)!).filter(Boolean);
   }
 
   private inits(): ContainerRecord[] {
-    return (this.pod.spec?.initContainers ?? []).map((c) => this.containers.get(c.name)!).filter(Boolean);
+    return (this.pod.spec?.initContainers ?? []).map((c) => recordNamed(this.containers, c.name)!).filter(Boolean);
   }
 
   /** SyncPod waits for the volumes before the sandbox; a failed SetUp is retried on the executor's back-off. */
@@ -452,7 +607,7 @@ export class PodWorker {
     const attach = this.host.waitForAttach?.(this.pod, now);
     if (attach && !attach.ready) {
       if (attach.failedMount) this.host.event(this.pod as KubeObject, 'Warning', 'FailedMount', attach.failedMount);
-      if (this.attachWakeAt <= now) {
+      if ((this.attachWakeAt ?? 0) <= now) {
         this.attachWakeAt = attach.retryAt;
         this.wakeAt(attach.retryAt, 'attachRetry');
       }
@@ -475,17 +630,20 @@ export class PodWorker {
   }
 
   private ensureSandbox(now: number): boolean {
-    if (!this.sandbox) {
-      this.sandbox = { readyAt: now + sandboxSetupMs, ip: undefined, ready: false, torndown: false };
+    if (this.sandboxState === SandboxState.None) {
+      const readyAt = now + sandboxSetupMs;
+      this.sandboxState = SandboxState.Creating;
+      this.sandboxReadyAt = readyAt;
       this.host.trace({ event: 'kubelet.sandbox.create', pod: this.key });
-      this.wakeAt(this.sandbox.readyAt, 'sandbox');
+      this.wakeAt(readyAt, 'sandbox');
       return false;
     }
-    if (!this.sandbox.ready) {
-      if (now < this.sandbox.readyAt) return false;
-      this.sandbox.ready = true;
-      this.sandbox.ip = this.pod.spec?.hostNetwork ? this.host.hostIP : this.host.runtime.allocateIP();
-      this.host.trace({ event: 'kubelet.sandbox.ready', pod: this.key, podIP: this.sandbox.ip });
+    if (this.sandboxState === SandboxState.Creating) {
+      if (now < this.sandboxReadyAt!) return false;
+      this.sandboxState = SandboxState.Ready;
+      this.sandboxReadyAt = undefined;
+      this.sandboxIP = this.pod.spec?.hostNetwork ? this.host.hostIP : this.host.runtime.allocateIP();
+      this.host.trace({ event: 'kubelet.sandbox.ready', pod: this.key, podIP: this.sandboxIP });
     }
     return true;
   }
@@ -612,7 +770,7 @@ export class PodWorker {
         rec.fieldPath,
       );
       rec.image = resolvedImage(ref.normalized, result.outcome.imageID, ref);
-      rec.lastPullError = undefined;
+      if (rec.lastPullError !== undefined) rec.lastPullError = undefined;
       this.host.trace({ event: 'kubelet.image.pulled', pod: this.key, container: rec.spec.name, image: ref.normalized, ms: result.pullMs });
     } else {
       const msg = result.outcome.message;
@@ -632,7 +790,7 @@ export class PodWorker {
 
   /** The program context of a started instance: the one it keeps, or the same made again from what it keeps. */
   private contextOf(rec: ContainerRecord, inst: Instance): ProgramContext {
-    return inst.ctx ?? this.programContext(rec, inst.env, inst.profile, inst.ref, inst.startedAt, inst.network);
+    return inst.ctx ?? this.programContext(rec, inst.env, inst.profile, inst.resolved.ref, inst.startedAt, this.host.podNetwork?.(this.pod));
   }
 
   private programContext(
@@ -672,39 +830,23 @@ export class PodWorker {
       this.wakeAt(rec.configRetryAt, 'configRetry');
       return;
     }
-    rec.configRetryAt = undefined;
+    // The rare members are written only when present (a member added to a record costs it a property array).
+    if (rec.configRetryAt !== undefined) rec.configRetryAt = undefined;
     const img = rec.image!;
-    const profile = profileFor(img.ref);
-    const ctx = this.programContext(rec, resolved.env, profile, img.ref, now, this.host.podNetwork?.(this.pod));
+    const ctx = this.programContext(rec, resolved.env, img.profile, img.ref, now, this.host.podNetwork?.(this.pod));
     const run = runProgram(ctx);
     const firstStart = !rec.current && !rec.carried?.restart;
     if (!firstStart) rec.restartCount++;
-    rec.carried = rec.carried ? { ...rec.carried, restart: false } : undefined;
-    const attempt = rec.restartCount;
-    const inst: Instance = {
-      id: this.host.runtime.newContainerID(this.uid, rec.spec.name, attempt),
-      attempt,
-      image: img.normalized,
-      imageID: img.imageID,
-      profile,
-      startedAt: now,
-      run,
-      ctx: undefined,
-      env: resolved.env,
-      ref: img.ref,
-      network: ctx.network,
-      killing: false,
-      probeTimers: noProbeTimers,
-      started: !rec.spec.startupProbe,
-      ready: false,
-    };
+    if (rec.carried) rec.carried = { ...rec.carried, restart: false };
+    const id = this.host.runtime.newContainerID(this.uid, rec.spec.name, rec.restartCount);
+    const inst = new Instance(id, img, now, run, resolved.env, !rec.spec.startupProbe);
     inst.ready = inst.started && !rec.spec.readinessProbe && rec.kind !== 'init';
     if (rec.current) {
       this.clearInstanceTimers(rec.current);
       rec.previous = rec.current;
     }
     rec.current = inst;
-    rec.waiting = undefined;
+    if (rec.waiting) rec.waiting = undefined;
     // imagePullPolicy Always: every start pulls (a restart too).
     if (rec.spec.imagePullPolicy === 'Always') rec.image = undefined;
     this.host.event(this.pod as KubeObject, 'Normal', 'Created', `Created container: ${rec.spec.name}`, rec.fieldPath);
@@ -717,9 +859,9 @@ export class PodWorker {
   }
 
   /** How the container ends on its own: its program exits, or it allocates past its memory limit. */
-  private naturalExit(rec: ContainerRecord, inst: Instance): Instance['plannedExit'] {
+  private naturalExit(rec: ContainerRecord, inst: Instance): PlannedExit | undefined {
     const { run, startedAt, profile } = inst;
-    let planned: Instance['plannedExit'];
+    let planned: PlannedExit | undefined;
     if (run.end.type === 'exit') planned = { at: startedAt + run.end.at, code: run.end.code, reason: run.end.code === 0 ? 'Completed' : 'Error' };
     const limit = memoryLimit(rec.spec);
     if (limit !== undefined) {
@@ -738,7 +880,9 @@ export class PodWorker {
    */
   private watchNetwork(rec: ContainerRecord, inst: Instance): void {
     const end = inst.run.end;
-    const network = inst.network;
+    // The pod's network as the container started with it: made again (a view of the data plane by the pod's
+    // namespace and name, which never change) rather than kept by every container.
+    const network = end.type === 'poll' ? this.host.podNetwork?.(this.pod) : undefined;
     if (end.type !== 'poll' || !network || inst.killing || inst.finishedAt !== undefined) return;
     const now = this.host.clock.now();
     // The next iteration at least a second away: a tight loop is not re-checked more often than that.
@@ -761,23 +905,24 @@ export class PodWorker {
     }, `kubelet/${this.host.nodeName} network poll ${this.key}/${rec.spec.name}`, { background: true });
   }
 
-  private planExit(rec: ContainerRecord, inst: Instance, planned: Instance['plannedExit']): void {
-    if (inst.exitTimer) this.host.clock.clearTimer(inst.exitTimer);
-    inst.exitTimer = undefined;
-    inst.plannedExit = planned;
-    if (!planned) return;
-    inst.exitTimer = this.host.clock.setTimer(Math.max(0, planned.at - this.host.clock.now()), () => {
-      inst.exitTimer = undefined;
+  private planExit(rec: ContainerRecord, inst: Instance, planned: PlannedExit | undefined): void {
+    if (inst.exitPlan?.timer) this.host.clock.clearTimer(inst.exitPlan.timer);
+    if (!planned) {
+      inst.exitPlan = undefined;
+      return;
+    }
+    const plan: NonNullable<Instance['exitPlan']> = { exit: planned, timer: undefined };
+    inst.exitPlan = plan;
+    plan.timer = this.host.clock.setTimer(Math.max(0, planned.at - this.host.clock.now()), () => {
+      plan.timer = undefined;
       if (this.stopped || inst.finishedAt !== undefined) return;
       this.finishInstance(rec, inst, planned);
       this.requestSync();
     }, `kubelet/${this.host.nodeName} exit ${this.key}/${rec.spec.name}`);
   }
 
-  private finishInstance(rec: ContainerRecord, inst: Instance, exit: NonNullable<Instance['plannedExit']>): void {
-    inst.finishedAt = exit.at;
-    inst.exitCode = exit.code;
-    inst.reason = exit.reason;
+  private finishInstance(rec: ContainerRecord, inst: Instance, exit: PlannedExit): void {
+    inst.exit = exit;
     inst.ready = false;
     this.clearInstanceTimers(inst);
     this.host.trace({ event: 'kubelet.container.exit', pod: this.key, container: rec.spec.name, exitCode: exit.code, reason: exit.reason });
@@ -786,10 +931,14 @@ export class PodWorker {
   private clearInstanceTimers(inst: Instance): void {
     for (const t of inst.probeTimers) this.host.clock.clearTimer(t);
     inst.probeTimers = noProbeTimers;
-    if (inst.exitTimer) this.host.clock.clearTimer(inst.exitTimer);
-    inst.exitTimer = undefined;
-    if (inst.pollTimer) this.host.clock.clearTimer(inst.pollTimer);
-    inst.pollTimer = undefined;
+    if (inst.exitPlan?.timer) {
+      this.host.clock.clearTimer(inst.exitPlan.timer);
+      inst.exitPlan.timer = undefined;
+    }
+    if (inst.pollTimer) {
+      this.host.clock.clearTimer(inst.pollTimer);
+      inst.pollTimer = undefined;
+    }
   }
 
   // ------------------------------------------------------------------ probes
@@ -838,7 +987,7 @@ export class PodWorker {
       run: inst.run,
       ctx: this.contextOf(rec, inst),
       imagePorts: inst.profile.ports,
-      podIP: this.sandbox?.ip ?? '',
+      podIP: this.sandboxIP ?? '',
       elapsedMs: this.host.clock.now() - inst.startedAt,
     });
     const counts = ((inst.counts ??= {})[type] ??= { success: 0, failure: 0 });
@@ -918,7 +1067,7 @@ export class PodWorker {
     }
     const sigtermAt = now + preStopMs;
     const deadline = graceMs <= 0 ? now : now + Math.max(graceMs, preStopMs + minimumGracePeriodMs);
-    let exit: NonNullable<Instance['plannedExit']>;
+    let exit: PlannedExit;
     if (graceMs <= 0) exit = { at: now, code: 137, reason: 'Error' };
     else if (inst.run.sigterm === SigtermAction.Exit0) exit = { at: sigtermAt + gracefulExitMs, code: 0, reason: 'Completed' };
     else if (inst.run.sigterm === SigtermAction.Exit143) exit = { at: sigtermAt + gracefulExitMs, code: 143, reason: 'Error' };
@@ -935,12 +1084,12 @@ export class PodWorker {
 
   private running(): { rec: ContainerRecord; inst: Instance }[] {
     const out: { rec: ContainerRecord; inst: Instance }[] = [];
-    for (const rec of this.containers.values()) if (rec.current && rec.current.finishedAt === undefined) out.push({ rec, inst: rec.current });
+    for (let rec = this.containers; rec; rec = rec.next) if (rec.current && rec.current.finishedAt === undefined) out.push({ rec, inst: rec.current });
     return out;
   }
 
   private cancelPulls(): void {
-    for (const rec of this.containers.values()) {
+    for (let rec = this.containers; rec; rec = rec.next) {
       rec.pull?.cancel();
       rec.pull = undefined;
     }
@@ -971,9 +1120,10 @@ export class PodWorker {
   }
 
   private tearDownSandbox(): void {
-    if (this.sandbox && !this.sandbox.torndown) {
-      this.sandbox.torndown = true;
-      this.host.runtime.releaseIP(this.sandbox.ip);
+    if (this.sandboxState === SandboxState.Creating || this.sandboxState === SandboxState.Ready) {
+      this.sandboxState = SandboxState.TornDown;
+      this.sandboxReadyAt = undefined;
+      this.host.runtime.releaseIP(this.sandboxIP);
       this.host.trace({ event: 'kubelet.sandbox.remove', pod: this.key });
     }
   }
@@ -1036,8 +1186,8 @@ export class PodWorker {
     const inst = rec.current;
     const status: ContainerStatus = {
       name: spec.name,
-      image: inst?.image ?? spec.image ?? '',
-      imageID: inst?.imageID ?? '',
+      image: inst?.resolved.normalized ?? spec.image ?? '',
+      imageID: inst?.resolved.imageID ?? '',
       ready: false,
       restartCount: rec.restartCount,
       started: false,
@@ -1104,7 +1254,7 @@ export class PodWorker {
     // A pod never leaves a terminal phase.
     if (previousPhase === PodPhase.Succeeded || previousPhase === PodPhase.Failed) phase = previousPhase;
     const existing = (pod.status?.conditions ?? []) as PodCondition[];
-    const sandboxUp = !!this.sandbox?.ready && !this.sandbox.torndown;
+    const sandboxUp = this.sandboxState === SandboxState.Ready;
     const generated = [
       sandboxUp ? { type: 'PodReadyToStartContainers', status: 'True' } : { type: 'PodReadyToStartContainers', status: 'False' },
       initializedCondition(spec, initStatuses, statuses, phase),
@@ -1116,7 +1266,7 @@ export class PodWorker {
     const conditions = mergeConditions(existing, generated, stamp);
     const startTime = rfc3339(this.startTime ?? now);
     const qosClass = pod.status?.qosClass ?? computePodQOS(spec as unknown as Record<string, unknown>);
-    const ip = this.sandbox?.ip ?? pod.status?.podIP;
+    const ip = this.sandboxIP ?? pod.status?.podIP;
     // One literal per shape, podIP included: the kubelet keeps the status it last wrote for every pod, and a
     // member added afterwards costs the object a separate property array.
     const status: PodStatus = ip
@@ -1134,14 +1284,14 @@ export class PodWorker {
 
   /** A pod that was already finished when this worker started: nothing ran here. */
   private containersUntouched(): boolean {
-    for (const rec of this.containers.values()) if (rec.current) return false;
+    for (let rec = this.containers; rec; rec = rec.next) if (rec.current) return false;
     return true;
   }
 
   // ------------------------------------------------------------------ logs
 
   logs(container: string, previous: boolean, limit: number): { at: number; text: string }[] | undefined {
-    const rec = this.containers.get(container);
+    const rec = recordNamed(this.containers, container);
     if (!rec) return undefined;
     const inst = previous ? rec.previous ?? (rec.current?.finishedAt !== undefined && rec.waiting ? rec.current : undefined) : rec.current;
     if (!inst) return undefined;
@@ -1150,15 +1300,17 @@ export class PodWorker {
   }
 
   containerNames(): string[] {
-    return [...this.containers.keys()];
+    const names: string[] = [];
+    for (let rec = this.containers; rec; rec = rec.next) names.push(rec.spec.name);
+    return names;
   }
 
   /** A running container's process, read-only (kubectl exec runs beside it; metrics-server measures it). */
   process(container: string): ContainerProcess | undefined {
-    const rec = this.containers.get(container);
+    const rec = recordNamed(this.containers, container);
     const inst = rec?.current;
     if (!rec || !inst || inst.finishedAt !== undefined) return undefined;
-    return { spec: rec.spec, ctx: this.contextOf(rec, inst), run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandbox?.ip };
+    return { spec: rec.spec, ctx: this.contextOf(rec, inst), run: inst.run, startedAt: inst.startedAt, baseMemoryBytes: inst.profile.memoryBytes, podIP: this.sandboxIP };
   }
 }
 
@@ -1174,10 +1326,22 @@ export interface ContainerProcess {
   podIP?: string;
 }
 
+/** Recent fieldPaths by container name, regular and init: a cache, started again when it holds too many. */
+const fieldPaths = { regular: new Map<string, string>(), init: new Map<string, string>() };
+const maxFieldPaths = 256;
+
 /**
- * The ObjectReference fieldPath of a container, as the kubelet sets it on container events. Joined (a flat
- * string): a template literal leaves a tree of cons strings that every stored Event about the container keeps.
+ * The ObjectReference fieldPath of a container, as the kubelet sets it on container events. One string per name,
+ * shared by the pods of a template (their records and every stored Event about them keep it), and joined (a flat
+ * string): a template literal leaves a tree of cons strings.
  */
-function containerFieldPath(kind: ContainerKind, name: string): string {
-  return [kind === 'regular' ? 'spec.containers{' : 'spec.initContainers{', name, '}'].join('');
+export function containerFieldPath(kind: ContainerKind, name: string): string {
+  const cache = kind === 'regular' ? fieldPaths.regular : fieldPaths.init;
+  let path = cache.get(name);
+  if (path === undefined) {
+    if (cache.size >= maxFieldPaths) cache.clear();
+    path = [kind === 'regular' ? 'spec.containers{' : 'spec.initContainers{', name, '}'].join('');
+    cache.set(name, path);
+  }
+  return path;
 }

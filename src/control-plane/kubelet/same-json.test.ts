@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shareWith } from './same-json';
+import { shareOwnWith, shareWith } from './same-json';
 
 describe('shareWith', () => {
   it('keeps the JSON text of ours and reuses the equal parts of theirs', () => {
@@ -23,5 +23,22 @@ describe('shareWith', () => {
     expect(partly).not.toBe(ours);
     expect(partly.conditions[0]).not.toBe(condition);
     expect(JSON.stringify(partly)).toBe(JSON.stringify(ours));
+  });
+
+  it('shares into an object of its own in place, keeping its members and their order', () => {
+    const theirs = Object.freeze({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], hostIPs: Object.freeze([{ ip: '10.0.0.1' }]), qosClass: 'BestEffort' });
+    const ours = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null }], hostIPs: [{ ip: '10.0.0.1' }], qosClass: 'BestEffort', podIP: '10.1.0.5' };
+    const text = JSON.stringify(ours);
+    const conditions = ours.conditions;
+    expect(shareOwnWith(ours, theirs)).toBe(ours);
+    expect(JSON.stringify(ours)).toBe(text);
+    expect(ours.hostIPs).toBe(theirs.hostIPs);
+    expect(ours.conditions).toBe(conditions);
+    // Equal as a whole, or frozen: as shareWith (theirs, or a copy).
+    expect(shareOwnWith({ ...theirs }, theirs)).toBe(theirs);
+    const frozen = Object.freeze({ ...ours, hostIPs: [{ ip: '10.0.0.1' }] });
+    const shared = shareOwnWith(frozen, theirs);
+    expect(shared).not.toBe(frozen);
+    expect(shared.hostIPs).toBe(theirs.hostIPs);
   });
 });

@@ -9,6 +9,7 @@
 // started). Downward API files follow the pod at once (a pod update triggers a sync).
 import type { Container, DownwardAPIVolumeFile, KeyToPath, Pod, Volume } from 'kubernetes-types/core/v1';
 import { parseQuantity, toMillis, toNumber } from '../../shared/lib/quantity';
+import { RecentList } from '../../shared/lib/recent-list';
 import { hexDigest } from './hash';
 
 /** The kubelet's syncFrequency: every pod is synced (and its volumes refreshed) this often. */
@@ -165,12 +166,37 @@ function tokenOf(c: TokenClaims): string {
 }
 
 /**
+ * A projected volume's serviceAccountToken source as written, without its pod: what is the same for every pod of a
+ * template (the pod's own claims are added when the file is read, from the pod: they never change). Shared and
+ * frozen (tokenSource), so the written generations of a template's pods are the same lists.
+ */
+class TokenSource {
+  constructor(
+    readonly expirationSeconds: number,
+    readonly audience: string | undefined,
+    readonly mode: number,
+  ) {
+    Object.freeze(this);
+  }
+}
+
+const tokenSources: TokenSource[] = [];
+
+function tokenSource(expirationSeconds: number, audience: string | undefined, mode: number): TokenSource {
+  for (const t of tokenSources) if (t.expirationSeconds === expirationSeconds && t.audience === audience && t.mode === mode) return t;
+  const t = new TokenSource(expirationSeconds, audience, mode);
+  // A few kinds in a cluster (most pods have the default); a cache, emptied when it holds too many.
+  if (tokenSources.length >= 64) tokenSources.length = 0;
+  tokenSources.push(t);
+  return t;
+}
+
+/**
  * The token file of a projected volume. Every pod's kube-api-access volume has one, and nearly none is ever
  * read (kubectl exec cat), so its ~1 KB of text is made on first read and not kept: it is a pure function of
- * the claims.
+ * the claims. Made only when the files are read; the written generations keep its TokenSource.
  */
 class TokenFile implements VolumeFile, TokenClaims {
-  // The claims are the file's own members (not an object of their own): every pod's volume holds one.
   readonly namespace: string;
   readonly serviceAccount: string;
   readonly nodeName: string;
@@ -179,11 +205,14 @@ class TokenFile implements VolumeFile, TokenClaims {
   readonly issuedAt: number;
   readonly expirationSeconds: number;
   readonly audience: string | undefined;
+  readonly mode: number;
 
   constructor(
-    claims: TokenClaims,
-    readonly mode: number,
+    pod: Pod,
+    issuedAt: number,
+    readonly source: TokenSource,
   ) {
+    const claims = tokenClaimsOf(pod, issuedAt, source.expirationSeconds, source.audience);
     this.namespace = claims.namespace;
     this.serviceAccount = claims.serviceAccount;
     this.nodeName = claims.nodeName;
@@ -192,6 +221,7 @@ class TokenFile implements VolumeFile, TokenClaims {
     this.issuedAt = claims.issuedAt;
     this.expirationSeconds = claims.expirationSeconds;
     this.audience = claims.audience;
+    this.mode = source.mode;
   }
 
   get content(): string {
@@ -276,7 +306,7 @@ export function projectVolume(pod: Pod, volume: Volume, ctx: ProjectionContext):
     for (const src of volume.projected.sources ?? []) {
       if (src.serviceAccountToken) {
         const t = src.serviceAccountToken;
-        out.set(t.path, new TokenFile(tokenClaimsOf(pod, ctx.mountedAt, t.expirationSeconds ?? 3607, t.audience), mode));
+        out.set(t.path, new TokenFile(pod, ctx.mountedAt, tokenSource(t.expirationSeconds ?? 3607, t.audience, mode)));
       } else if (src.configMap) {
         const obj = ctx.objects('configmap', ns, src.configMap.name ?? '');
         if (obj) keyedFiles(obj.data, src.configMap.items, mode, out);
@@ -306,34 +336,89 @@ function sameFiles(a: Map<string, VolumeFile>, b: Map<string, VolumeFile>): bool
 
 /**
  * A generation's files as path, file, path, file, … in the order written: a pod's volume holds a few files, and a
- * Map's table (~200 bytes) cost more than the whole list. Readers get a Map made from it (unpackFiles).
+ * Map's table (~200 bytes) cost more than the whole list. A token is kept as its TokenSource (the pod's claims are
+ * added when read), so the lists of a template's pods are equal, and one is kept for all (sharedPacked). Readers
+ * get a Map made from it (unpackFiles).
  */
-type PackedFiles = readonly (string | VolumeFile)[];
+type PackedFiles = readonly (string | VolumeFile | TokenSource)[];
 
 function packFiles(files: Map<string, VolumeFile>): PackedFiles {
-  const out = new Array<string | VolumeFile>(files.size * 2);
+  const out = new Array<string | VolumeFile | TokenSource>(files.size * 2);
   let i = 0;
   for (const [path, file] of files) {
     out[i++] = path;
-    out[i++] = file;
+    out[i++] = file instanceof TokenFile ? file.source : file;
+  }
+  return sharedPacked(out);
+}
+
+function unpackFiles(packed: PackedFiles, pod: Pod, mountedAt: number): Map<string, VolumeFile> {
+  const out = new Map<string, VolumeFile>();
+  for (let i = 0; i < packed.length; i += 2) {
+    const file = packed[i + 1];
+    out.set(packed[i] as string, file instanceof TokenSource ? new TokenFile(pod, mountedAt, file) : (file as VolumeFile));
   }
   return out;
 }
 
-function unpackFiles(packed: PackedFiles): Map<string, VolumeFile> {
-  const out = new Map<string, VolumeFile>();
-  for (let i = 0; i < packed.length; i += 2) out.set(packed[i] as string, packed[i + 1] as VolumeFile);
-  return out;
+/** Whether two lists hold the same members (files and token sources are shared, so compared as objects). */
+function sameMembers<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Recently written lists, frozen: every pod of a template writes the same files into its service account volume. */
+const recentPacked = new RecentList<PackedFiles>(32);
+
+function sharedPacked(list: PackedFiles): PackedFiles {
+  return recentPacked.find((p) => sameMembers(p, list)) ?? recentPacked.add(Object.freeze(list));
+}
+
+/** A volume's generations once a periodic sync rewrote it (most volumes keep only the first, written at mount). */
+interface RewrittenVolume {
+  first: PackedFiles;
+  later: { at: number; files: PackedFiles }[];
 }
 
 /**
- * A volume's generations: the first, written at mount (the pod's mountedAt), and those a periodic sync wrote
- * since (most volumes have none).
+ * A pod's written volumes: per volume of its spec, by index, the files first written (at mountedAt), or with the
+ * generations since, or undefined for a volume the atomic writer does not write (emptyDir, hostPath, …). The
+ * lists of a template's pods are equal, and one is kept for all (sharedGenerations).
  */
-interface VolumeGenerations {
-  name: string;
-  first: PackedFiles;
-  later: { at: number; files: PackedFiles }[] | undefined;
+type PodGenerations = readonly (PackedFiles | RewrittenVolume | undefined)[];
+
+const recentGenerations = new RecentList<PodGenerations>(32);
+
+function sharedGenerations(list: PodGenerations): PodGenerations {
+  return recentGenerations.find((g) => sameMembers(g, list)) ?? recentGenerations.add(Object.freeze(list));
+}
+
+/**
+ * A pod's mount: when (ms after the store's epoch: a small integer, not a boxed number) and what was written.
+ * Frozen, and shared by the pods mounted at the same moment with the same files (a rollout's pods are mounted
+ * in bursts); replaced, never changed.
+ */
+class MountedPod {
+  constructor(
+    readonly mountedAfterEpoch: number,
+    readonly generations: PodGenerations,
+  ) {
+    Object.freeze(this);
+  }
+}
+
+const recentMounts = new RecentList<MountedPod>(8);
+
+function sharedMount(mountedAfterEpoch: number, generations: PodGenerations): MountedPod {
+  return recentMounts.find((m) => m.mountedAfterEpoch === mountedAfterEpoch && m.generations === generations) ?? recentMounts.add(new MountedPod(mountedAfterEpoch, generations));
+}
+
+/** The index of the pod's volume of that name (the spec's volumes have unique names), or -1. */
+function volumeIndex(pod: Pod, name: string): number {
+  const volumes = pod.spec?.volumes ?? [];
+  for (let i = 0; i < volumes.length; i++) if (volumes[i].name === name) return i;
+  return -1;
 }
 
 /**
@@ -341,22 +426,24 @@ interface VolumeGenerations {
  * sees what the last sync wrote and a subPath mount what was there when its container started.
  */
 export class VolumeContentStore {
-  /** Per pod, its volumes' generations: a short list, not a Map (a Map's table costs more than a pod's few volumes). */
-  private readonly pods = new Map<string, { mountedAt: number; volumes: VolumeGenerations[] }>();
+  private readonly pods = new Map<string, MountedPod>();
+  /** The first mount's time: mount times are kept as offsets from it, small integers for ~24 days. */
+  private epoch: number | undefined;
 
   /** The volume manager mounted the pod's volumes at `at`: the first generation of each is written. */
   mounted(pod: Pod, at: number, ctx: Omit<ProjectionContext, 'mountedAt'>): void {
     const uid = pod.metadata?.uid ?? '';
     if (this.pods.has(uid)) return;
-    const volumes: VolumeGenerations[] = [];
-    for (const v of pod.spec?.volumes ?? []) {
-      if (!isAtomicVolume(v)) continue;
-      const first = packFiles(projectVolume(pod, v, { ...ctx, mountedAt: at }));
-      const i = volumes.findIndex((e) => e.name === v.name);
-      if (i >= 0) volumes[i] = { name: v.name, first, later: undefined };
-      else volumes.push({ name: v.name, first, later: undefined });
+    const specVolumes = pod.spec?.volumes ?? [];
+    const generations = new Array<PackedFiles | undefined>(specVolumes.length);
+    for (let i = 0; i < specVolumes.length; i++) {
+      const v = specVolumes[i];
+      // A repeated name (not valid in a spec) is written once, at its first index. Every index is set (a hole
+      // would be skipped by map).
+      generations[i] = volumeIndex(pod, v.name) === i && isAtomicVolume(v) ? packFiles(projectVolume(pod, v, { ...ctx, mountedAt: at })) : undefined;
     }
-    this.pods.set(uid, { mountedAt: at, volumes: volumes.slice() });
+    this.epoch ??= at;
+    this.pods.set(uid, sharedMount(at - this.epoch, sharedGenerations(generations)));
   }
 
   forget(uid: string): void {
@@ -365,7 +452,8 @@ export class VolumeContentStore {
 
   /** When the pod's volumes were mounted, or undefined when they are not. */
   mountedAt(uid: string): number | undefined {
-    return this.pods.get(uid)?.mountedAt;
+    const state = this.pods.get(uid);
+    return state && this.epoch! + state.mountedAfterEpoch;
   }
 
   /**
@@ -374,17 +462,23 @@ export class VolumeContentStore {
    * sync waits for the next one. Downward API sources always reflect the pod as given.
    */
   versions(pod: Pod, volume: Volume, now: number, ctx: Omit<ProjectionContext, 'mountedAt'>): VolumeVersion[] {
-    const state = this.pods.get(pod.metadata?.uid ?? '');
+    const uid = pod.metadata?.uid ?? '';
+    const state = this.pods.get(uid);
     if (!state) return [];
-    const full: ProjectionContext = { ...ctx, mountedAt: state.mountedAt };
-    let gens = state.volumes.find((e) => e.name === volume.name);
+    const mountedAt = this.epoch! + state.mountedAfterEpoch;
+    const full: ProjectionContext = { ...ctx, mountedAt };
+    const index = volumeIndex(pod, volume.name);
+    let gens = index >= 0 ? state.generations[index] : undefined;
     if (!gens) {
-      gens = { name: volume.name, first: packFiles(projectVolume(pod, volume, full)), later: undefined };
-      state.volumes = [...state.volumes, gens];
+      // Not written at mount (not an atomic-writer volume, or not the pod's): written now, at the mount's time.
+      gens = packFiles(projectVolume(pod, volume, full));
+      if (index >= 0) this.pods.set(uid, new MountedPod(state.mountedAfterEpoch, state.generations.map((g, i) => (i === index ? gens : g))));
     }
-    const list: VolumeVersion[] = [{ at: state.mountedAt, files: unpackFiles(gens.first) }];
-    for (const g of gens.later ?? []) list.push({ at: g.at, files: unpackFiles(g.files) });
-    const lastSync = state.mountedAt + Math.floor((now - state.mountedAt) / podSyncPeriodMs) * podSyncPeriodMs;
+    const first = isRewritten(gens) ? gens.first : gens;
+    const later = isRewritten(gens) ? gens.later : [];
+    const list: VolumeVersion[] = [{ at: mountedAt, files: unpackFiles(first, pod, mountedAt) }];
+    for (const g of later) list.push({ at: g.at, files: unpackFiles(g.files, pod, mountedAt) });
+    const lastSync = mountedAt + Math.floor((now - mountedAt) / podSyncPeriodMs) * podSyncPeriodMs;
     const latest = list[list.length - 1];
     if (lastSync > latest.at) {
       const ns = pod.metadata?.namespace ?? '';
@@ -393,13 +487,20 @@ export class VolumeContentStore {
         const files = projectVolume(pod, volume, full);
         if (!sameFiles(files, latest.files)) {
           list.push({ at: lastSync, files });
-          gens.later = [...(gens.later ?? []), { at: lastSync, files: packFiles(files) }];
+          const rewritten: RewrittenVolume = { first, later: [...later, { at: lastSync, files: packFiles(files) }] };
+          // This pod's own from now on (the mount it shared stays the others').
+          const current = this.pods.get(uid)!;
+          if (index >= 0) this.pods.set(uid, new MountedPod(current.mountedAfterEpoch, current.generations.map((g, i) => (i === index ? rewritten : g))));
         }
       }
     }
     // Downward API items follow the pod at once (a label change triggers a sync of the pod).
     return list.map((v) => ({ at: v.at, files: withDownward(pod, volume, v.files, full) }));
   }
+}
+
+function isRewritten(g: PackedFiles | RewrittenVolume): g is RewrittenVolume {
+  return !Array.isArray(g);
 }
 
 function withDownward(pod: Pod, volume: Volume, files: Map<string, VolumeFile>, ctx: ProjectionContext): Map<string, VolumeFile> {
@@ -426,10 +527,25 @@ export function dataDirName(uid: string, volume: string, at: number): string {
 const nodeDirs = ['/', '/etc', '/var', '/var/log', '/var/lib', '/var/lib/kubelet', '/var/run', '/run', '/tmp', '/usr', '/usr/local', '/usr/bin', '/bin', '/sbin', '/lib', '/opt', '/home', '/root', '/dev', '/proc', '/sys', '/mnt', '/srv'];
 const nodeFiles = ['/etc/hostname', '/etc/hosts', '/etc/resolv.conf', '/etc/os-release', '/etc/passwd', '/var/run/containerd/containerd.sock', '/run/containerd/containerd.sock', '/dev/null'];
 
+/** What every node starts with, shared by the nodes until one changes its own (a Set and a Map cost ~1.2 KiB a node). */
+const initialDirs: ReadonlySet<string> = new Set(nodeDirs);
+const initialFiles: ReadonlyMap<string, string> = new Map(nodeFiles.map((f) => [f, '']));
+
 /** One node's file system as hostPath volumes see it: persists across pods while the node exists. */
 export class HostFilesystem {
-  readonly dirs = new Set<string>(nodeDirs);
-  readonly files = new Map<string, string>(nodeFiles.map((f) => [f, '']));
+  private dirs: ReadonlySet<string> = initialDirs;
+  private files: ReadonlyMap<string, string> = initialFiles;
+
+  /** The node's own directories, copied from the initial ones at its first change. */
+  private ownDirs(): Set<string> {
+    if (this.dirs === initialDirs) this.dirs = new Set(initialDirs);
+    return this.dirs as Set<string>;
+  }
+
+  private ownFiles(): Map<string, string> {
+    if (this.files === initialFiles) this.files = new Map(initialFiles);
+    return this.files as Map<string, string>;
+  }
 
   isDir(path: string): boolean {
     return this.dirs.has(normalizePath(path));
@@ -446,7 +562,7 @@ export class HostFilesystem {
   mkdirAll(path: string): void {
     let p = normalizePath(path);
     while (p !== '/' && !this.dirs.has(p)) {
-      this.dirs.add(p);
+      this.ownDirs().add(p);
       p = p.slice(0, p.lastIndexOf('/')) || '/';
     }
   }
@@ -454,11 +570,12 @@ export class HostFilesystem {
   writeFile(path: string, content: string): void {
     const p = normalizePath(path);
     this.mkdirAll(p.slice(0, p.lastIndexOf('/')) || '/');
-    this.files.set(p, content);
+    this.ownFiles().set(p, content);
   }
 
   removeFile(path: string): void {
-    this.files.delete(normalizePath(path));
+    const p = normalizePath(path);
+    if (this.files.has(p)) this.ownFiles().delete(p);
   }
 
   /** Files under a directory, relative to it. */
