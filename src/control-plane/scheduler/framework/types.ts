@@ -63,14 +63,11 @@ export interface PodInfo {
  * terms or host ports that ask for the same share one (see sharedRequests): the scheduler's cache keeps a
  * PodInfo per pod, which then holds three references besides it.
  */
-interface PodDerived {
-  readonly requests: Resource;
-  readonly nonZeroRequests: Resource;
-  readonly requiredAffinityTerms: AffinityTerm[];
-  readonly requiredAntiAffinityTerms: AffinityTerm[];
-  readonly preferredAffinityTerms: WeightedAffinityTerm[];
-  readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
-  readonly hostPorts: HostPort[];
+interface PodDerived
+  extends Pick<
+    PodInfo,
+    'requests' | 'nonZeroRequests' | 'requiredAffinityTerms' | 'requiredAntiAffinityTerms' | 'preferredAffinityTerms' | 'preferredAntiAffinityTerms' | 'hostPorts'
+  > {
   readonly parseError: string | undefined;
 }
 
