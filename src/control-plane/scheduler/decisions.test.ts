@@ -40,6 +40,13 @@ describe('packExact', () => {
     const packed = packExact(cols, 3);
     expect([...packed]).toEqual([1, 2, 3, -7, 1.25, 9]);
   });
+
+  it('reads only the first n values of longer typed columns, whatever their type', () => {
+    const cols = [Int16Array.from([7, 100, 300, 999]), Float64Array.from([-2, 4, 8, 0.5])];
+    const packed = packExact(cols, 3);
+    expect(packed).toBeInstanceOf(Int16Array);
+    expect([...packed]).toEqual([7, 100, 300, -2, 4, 8]);
+  });
 });
 
 describe('recordScores and materialize', () => {

@@ -123,9 +123,12 @@ export function packExact(columns: readonly ArrayLike<number>[], n: number): Pac
             : min >= -0x80000000 && max <= 0x7fffffff
               ? new Int32Array(columns.length * n)
               : new Float64Array(columns.length * n);
-  columns.forEach((col, i) => {
-    for (let j = 0; j < n; j++) out[i * n + j] = col[j];
-  });
+  for (let i = 0; i < columns.length; i++) {
+    const col = columns[i]!;
+    // A typed column is copied by the engine (every value fits the chosen type exactly, as checked above).
+    if (ArrayBuffer.isView(col)) out.set(col.length === n ? (col as PackedNumbers) : (col as PackedNumbers).subarray(0, n), i * n);
+    else for (let j = 0; j < n; j++) out[i * n + j] = col[j]!;
+  }
   return out;
 }
 
