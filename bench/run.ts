@@ -164,7 +164,8 @@ function scalingFigures(results: Map<string, EngineCaseResult>): Figure[] {
       note: `heap after gc ${formatNumber(r.heapAfterBytes / MiB)} MiB with every pod running, ${formatNumber(r.heapBootBytes / MiB)} MiB booted`,
     });
     if (r.nodes === 1000 && r.pods === 30000) {
-      out.push({ name: 'scaling: heap 1000x30000', value: r.heapAfterBytes / MiB, unit: 'MiB', target: { op: TargetOp.AtMost, value: 300 } });
+      // Issue 8 says 300 MB: 300,000,000 bytes, about 286 MiB.
+      out.push({ name: 'scaling: heap 1000x30000', value: r.heapAfterBytes / MiB, unit: 'MiB', target: { op: TargetOp.AtMost, value: 300e6 / MiB }, note: `${formatNumber(r.heapAfterBytes / 1e6)} MB; the target is 300 MB` });
     }
   }
   if (!gcAvailable()) out.push({ name: 'scaling: heap', value: NaN, unit: '', note: 'run with node --expose-gc (npm run bench does)' });
