@@ -85,7 +85,7 @@ export class StoreUsage implements StoreUsageReader {
 
   /** Drops every size and remembered write, keeping the average for estimates: the next exact read scans. */
   private forget(): void {
-    this.averageObjectBytes = this.scanned ? this.average() : this.averageObjectBytes;
+    if (this.scanned) this.averageObjectBytes = this.average();
     this.sizes.clear();
     this.pending = [];
     this.pendingCreates = 0;

@@ -267,15 +267,11 @@ function canonicalNode(doc: Record<string, unknown>, member: boolean): boolean {
 }
 
 /**
- * Writes node's elements into out (which holds "." already when node is a member); returns whether node is
- * non-empty. Emptiness comes back up from the children, so no subtree is walked twice. An empty child still
- * gets its key, as {}.
- */
-/**
- * node's document, or undefined when it names nothing (no member anywhere below) and is not the top one (the
- * top document keeps its empty children's keys); withSelf puts "." first.
- * The object is made once its keys are known, at its final size (objectFor): a document is stored with every
- * version of its object, and one grown member by member keeps a separate property array per object.
+ * node's document, or undefined when it names nothing (no member anywhere below) and is not the top one; an
+ * empty child still gets its key, as {}. withSelf puts "." first. Emptiness comes back up from the children, so
+ * no subtree is walked twice. The object is made once its keys are known, at its final size (objectFor): a
+ * document is stored with every version of its object, and one grown member by member keeps a separate
+ * property array per object.
  */
 function emitDoc(node: FieldSet, withSelf: boolean, top = false): Record<string, unknown> | undefined {
   const members = node.members;
