@@ -21,7 +21,7 @@ import { Stage, runStage, type ResourceContext } from '../pipeline/context';
 import { decodeStage } from '../pipeline/decode';
 import { ensureObjectNamespaceMatchesRequest } from '../pipeline/object-meta';
 import { persistenceStage } from '../pipeline/persistence';
-import { storedView, toStored } from '../storage/object-codec';
+import { storedView, toStoredBy } from '../storage/object-codec';
 
 export function isBinding(ctx: ResourceContext): boolean {
   const sub = ctx.req.subresource as string | undefined;
@@ -68,7 +68,7 @@ function assignPod(ctx: ResourceContext, binding: KubeObject, sideWrites: SideWr
     now: rfc3339(ctx.server.clock.now()),
   });
   if (ctx.dryRun) return;
-  persistenceStage({ ...ctx, rt: pods }, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStored(pod, kv.value) } }, sideWrites, () =>
+  persistenceStage({ ...ctx, rt: pods }, { key, expectModRevision: kv.modRevision, op: { type: 'put', key, value: toStoredBy(ctx.server.strategyFor(pods), pod, kv.value) } }, sideWrites, () =>
     newConflict(pods, name, OptimisticLockErrorMsg),
   );
 }

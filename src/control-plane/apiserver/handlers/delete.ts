@@ -20,7 +20,7 @@ import type { ApiRequest, ApiResponse, SideWrite } from '../types';
 import { deleteAdmission } from '../pipeline/admission';
 import type { ResourceContext } from '../pipeline/context';
 import { persistenceStage } from '../pipeline/persistence';
-import { fromStored, toStored, writableMeta } from '../storage/object-codec';
+import { fromStored, toStoredBy, writableMeta } from '../storage/object-codec';
 import { deepCopy } from '../patch/json-value';
 import { objectKeyFor } from './guaranteed-update';
 
@@ -232,7 +232,7 @@ function writeUpdate(
   sideWrites: SideWrite[],
 ): { object: KubeObject; kv?: KeyValue } {
   if (ctx.dryRun) return { object: next };
-  const result = persistenceStage(ctx, { key, expectModRevision: current.modRevision, op: { type: 'put', key, value: toStored(next, current.value) } }, sideWrites, () =>
+  const result = persistenceStage(ctx, { key, expectModRevision: current.modRevision, op: { type: 'put', key, value: toStoredBy(ctx.strategy, next, current.value) } }, sideWrites, () =>
     newConflict(ctx.rt, next.metadata.name ?? '', OptimisticLockErrorMsg),
   );
   sideWrites.length = 0;
