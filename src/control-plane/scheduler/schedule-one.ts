@@ -305,7 +305,6 @@ export class ScheduleOne {
     }
     if (isSuccess(s)) s = fw.runBindPlugins(state, assumed, nodeName);
     if (isSuccess(s)) {
-      cache.finishBinding(key);
       queue.done(key);
       rec.bound = true;
       handle.recorder.event(assumed.pod, 'Normal', 'Scheduled', `Successfully assigned ${assumed.namespace}/${assumed.pod.metadata.name} to ${nodeName}`);

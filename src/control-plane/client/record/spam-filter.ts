@@ -124,7 +124,7 @@ export class EventSourceObjectSpamFilter {
     if (!skip) tokens -= 1;
     cache.setNumber(bucket, BucketNumber.tokens, tokens);
     // After the bucket's numbers are written: eviction may reuse no slot but the oldest's.
-    if (cache.size > (this.options.cacheSize ?? maxLruCacheEntries)) cache.evictBeyond(this.options.cacheSize ?? maxLruCacheEntries);
+    cache.evictBeyond(this.options.cacheSize ?? maxLruCacheEntries);
     return skip;
   }
 

@@ -75,7 +75,7 @@ export class GraphNode {
   }
 
   set beingDeleted(value: boolean) {
-    this.flags = value ? this.flags | BeingDeleted : this.flags & ~BeingDeleted;
+    this.setFlag(BeingDeleted, value);
   }
 
   /** The object is being deleted with the foregroundDeletion finalizer: it waits for its dependents. */
@@ -84,7 +84,7 @@ export class GraphNode {
   }
 
   set deletingDependents(value: boolean) {
-    this.flags = value ? this.flags | DeletingDependents : this.flags & ~DeletingDependents;
+    this.setFlag(DeletingDependents, value);
   }
 
   /** Constructed for an owner some dependent names, and not yet observed through an informer. */
@@ -93,7 +93,11 @@ export class GraphNode {
   }
 
   set virtual(value: boolean) {
-    this.flags = value ? this.flags | Virtual : this.flags & ~Virtual;
+    this.setFlag(Virtual, value);
+  }
+
+  private setFlag(bit: number, value: boolean): void {
+    this.flags = value ? this.flags | bit : this.flags & ~bit;
   }
 
   /** The nodes whose ownerReferences name this one; read only (addDependent and removeDependent change it). */

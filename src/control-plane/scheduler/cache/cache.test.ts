@@ -97,7 +97,6 @@ describe('SchedulerCache', () => {
     expect(cache.getNodeInfo('n1')!.requested.milliCPU).toBe(0);
     // Assumed on n1, bound (by someone else's decision) to n2: the informer's word wins.
     cache.assumePod(assumed, 'n1');
-    cache.finishBinding('default/a');
     cache.addPod(newPodInfo({ ...pod, spec: { ...pod.spec!, nodeName: 'n2' } } as PodObject));
     expect(cache.isAssumedPod('default/a')).toBe(false);
     expect(cache.assumedPodCount).toBe(0);

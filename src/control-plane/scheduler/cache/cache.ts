@@ -18,21 +18,16 @@ interface TopologyCount {
 /** How many (selector, topology key) aggregates to maintain before starting over. */
 const maxTopologyCounts = 64;
 
-/** A pod placed by this scheduler and not yet confirmed by the informer. */
-interface AssumedPod {
-  nodeName: string;
-  bindingFinished: boolean;
-}
-
 export class SchedulerCache implements SharedLister {
   /** NodeInfos by node name; one may exist without its Node while pods on a deleted or unseen node remain. */
   private readonly nodes = new Map<string, NodeInfo>();
   /**
-   * cache.go's podStates, split: every pod's PodInfo, and the few assumed ones' state. A confirmed pod is on
+   * cache.go's podStates, split: every pod's PodInfo, and the few assumed ones' nodes. A confirmed pod is on
    * the node its PodInfo's pod names (addPod files it there), so it needs no record of its own.
    */
   private readonly podInfos = new Map<string, PodInfo>();
-  private readonly assumedPods = new Map<string, AssumedPod>();
+  /** Pods placed by this scheduler and not yet confirmed by the informer → the node they were assumed on. */
+  private readonly assumedPods = new Map<string, string>();
   private readonly tree = new NodeTree();
   private nodeList: NodeInfo[] | undefined;
   private affinityList: NodeInfo[] | undefined;
@@ -79,19 +74,14 @@ export class SchedulerCache implements SharedLister {
     if (this.podInfos.has(pi.key)) throw new Error(`pod ${pi.key} is in the cache, so can't be assumed`);
     this.addPodToNode(pi, nodeName);
     this.podInfos.set(pi.key, pi);
-    this.assumedPods.set(pi.key, { nodeName, bindingFinished: false });
-  }
-
-  finishBinding(key: string): void {
-    const assumed = this.assumedPods.get(key);
-    if (assumed) assumed.bindingFinished = true;
+    this.assumedPods.set(pi.key, nodeName);
   }
 
   /** ForgetPod: the binding failed; undo the assumption. */
   forgetPod(key: string): void {
-    const assumed = this.assumedPods.get(key);
-    if (!assumed) return;
-    this.removePodFromNode(key, assumed.nodeName);
+    const nodeName = this.assumedPods.get(key);
+    if (nodeName === undefined) return;
+    this.removePodFromNode(key, nodeName);
     this.podInfos.delete(key);
     this.assumedPods.delete(key);
   }
@@ -102,7 +92,7 @@ export class SchedulerCache implements SharedLister {
 
   /** The node the cache files the pod under: the assumed one, else the one its pod names. */
   private nodeNameOf(pi: PodInfo): string {
-    return this.assumedPods.get(pi.key)?.nodeName ?? pi.pod.spec?.nodeName ?? '';
+    return this.assumedPods.get(pi.key) ?? pi.pod.spec?.nodeName ?? '';
   }
 
   /** AddPod for a pod the informer reports bound: confirms an assumed pod (wherever it really landed). */
