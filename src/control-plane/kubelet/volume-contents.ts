@@ -180,15 +180,14 @@ class TokenSource {
   }
 }
 
-const tokenSources: TokenSource[] = [];
+/** A few kinds in a cluster (most pods have the default). */
+const recentTokenSources = new RecentList<TokenSource>(64);
 
 function tokenSource(expirationSeconds: number, audience: string | undefined, mode: number): TokenSource {
-  for (const t of tokenSources) if (t.expirationSeconds === expirationSeconds && t.audience === audience && t.mode === mode) return t;
-  const t = new TokenSource(expirationSeconds, audience, mode);
-  // A few kinds in a cluster (most pods have the default); a cache, emptied when it holds too many.
-  if (tokenSources.length >= 64) tokenSources.length = 0;
-  tokenSources.push(t);
-  return t;
+  return (
+    recentTokenSources.find((t) => t.expirationSeconds === expirationSeconds && t.audience === audience && t.mode === mode) ??
+    recentTokenSources.add(new TokenSource(expirationSeconds, audience, mode))
+  );
 }
 
 /**
