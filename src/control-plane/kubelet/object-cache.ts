@@ -18,8 +18,6 @@ export type ObjectKind = 'configmap' | 'secret';
 export type CachedObject = { object: KubeObject } | { notFound: true } | { error: string };
 
 interface Item {
-  /** The items map's key, kept so that every pod's key list holds this one string. */
-  readonly key: string;
   readonly reflector: Reflector;
   object: KubeObject | undefined;
   synced: boolean;
@@ -103,7 +101,6 @@ export class WatchingObjectCache {
     const resource = kind === 'configmap' ? client.configMaps : client.secrets;
     const fieldSelector = `metadata.name=${name}`;
     const item: Item = {
-      key,
       object: undefined,
       synced: false,
       pods: new Set(),

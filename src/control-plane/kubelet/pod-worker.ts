@@ -216,13 +216,14 @@ interface ContainerSlot {
 }
 
 /** Recent slots by kind and container name: a cache, started again when it holds too many. */
+const maxContainerSlots = 256;
 const containerSlots = { regular: new Map<string, ContainerSlot>(), init: new Map<string, ContainerSlot>(), sidecar: new Map<string, ContainerSlot>() };
 
 export function containerSlot(kind: ContainerKind, name: string): ContainerSlot {
   const cache = containerSlots[kind];
   let slot = cache.get(name);
   if (slot === undefined) {
-    if (cache.size >= maxFieldPaths) cache.clear();
+    if (cache.size >= maxContainerSlots) cache.clear();
     slot = Object.freeze({ kind, fieldPath: containerFieldPath(kind, name) });
     cache.set(name, slot);
   }
@@ -320,10 +321,8 @@ export class PodWorker {
   readonly key: string;
   /** The first container record (the rest follow through next). */
   private readonly containers: ContainerRecord | undefined;
-  /**
-   * The pod sandbox: members of the worker's own (an object of its own, with a boxed time, cost ~70 bytes a pod),
-   * its state (SandboxState) in the flags.
-   */
+  // The pod sandbox: members of the worker's own (an object of its own, with a boxed time, cost ~70 bytes a pod),
+  // its state (SandboxState) in the flags.
   /** When a sandbox being created is ready; undefined otherwise (so no boxed number stays for a running pod). */
   private sandboxReadyAt: number | undefined = undefined;
   /** The sandbox's IP, kept after its teardown (the pod's status still shows it). */
@@ -1326,22 +1325,11 @@ export interface ContainerProcess {
   podIP?: string;
 }
 
-/** Recent fieldPaths by container name, regular and init: a cache, started again when it holds too many. */
-const fieldPaths = { regular: new Map<string, string>(), init: new Map<string, string>() };
-const maxFieldPaths = 256;
-
 /**
- * The ObjectReference fieldPath of a container, as the kubelet sets it on container events. One string per name,
- * shared by the pods of a template (their records and every stored Event about them keep it), and joined (a flat
- * string): a template literal leaves a tree of cons strings.
+ * The ObjectReference fieldPath of a container, as the kubelet sets it on container events: made once per kind
+ * and name (containerSlot), so the pods of a template (their records and every stored Event about them) share
+ * it; joined (a flat string): a template literal leaves a tree of cons strings.
  */
 export function containerFieldPath(kind: ContainerKind, name: string): string {
-  const cache = kind === 'regular' ? fieldPaths.regular : fieldPaths.init;
-  let path = cache.get(name);
-  if (path === undefined) {
-    if (cache.size >= maxFieldPaths) cache.clear();
-    path = [kind === 'regular' ? 'spec.containers{' : 'spec.initContainers{', name, '}'].join('');
-    cache.set(name, path);
-  }
-  return path;
+  return [kind === 'regular' ? 'spec.containers{' : 'spec.initContainers{', name, '}'].join('');
 }

@@ -36,8 +36,9 @@ export const pauseImage = 'registry.k8s.io/pause:3.10';
 let initialImages: ReadonlyMap<string, StoredImage> | undefined;
 
 function initialImageStore(): ReadonlyMap<string, StoredImage> {
-  const pause: StoredImage = Object.freeze({ normalized: pauseImage, repository: 'registry.k8s.io/pause', imageID: `registry.k8s.io/pause@sha256:${hexDigest(`image:${pauseImage}`)}`, sizeBytes: 320_368 });
-  return (initialImages ??= new Map([[pauseImage, pause]]));
+  return (initialImages ??= new Map([
+    [pauseImage, Object.freeze({ normalized: pauseImage, repository: 'registry.k8s.io/pause', imageID: `registry.k8s.io/pause@sha256:${hexDigest(`image:${pauseImage}`)}`, sizeBytes: 320_368 })],
+  ]));
 }
 
 export class ContainerRuntime {

@@ -180,15 +180,14 @@ class TokenSource {
   }
 }
 
-const tokenSources: TokenSource[] = [];
+/** A few kinds in a cluster (most pods have the default). */
+const recentTokenSources = new RecentList<TokenSource>(64);
 
 function tokenSource(expirationSeconds: number, audience: string | undefined, mode: number): TokenSource {
-  for (const t of tokenSources) if (t.expirationSeconds === expirationSeconds && t.audience === audience && t.mode === mode) return t;
-  const t = new TokenSource(expirationSeconds, audience, mode);
-  // A few kinds in a cluster (most pods have the default); a cache, emptied when it holds too many.
-  if (tokenSources.length >= 64) tokenSources.length = 0;
-  tokenSources.push(t);
-  return t;
+  return (
+    recentTokenSources.find((t) => t.expirationSeconds === expirationSeconds && t.audience === audience && t.mode === mode) ??
+    recentTokenSources.add(new TokenSource(expirationSeconds, audience, mode))
+  );
 }
 
 /**
@@ -196,15 +195,8 @@ function tokenSource(expirationSeconds: number, audience: string | undefined, mo
  * read (kubectl exec cat), so its ~1 KB of text is made on first read and not kept: it is a pure function of
  * the claims. Made only when the files are read; the written generations keep its TokenSource.
  */
-class TokenFile implements VolumeFile, TokenClaims {
-  readonly namespace: string;
-  readonly serviceAccount: string;
-  readonly nodeName: string;
-  readonly podName: string;
-  readonly uid: string | undefined;
-  readonly issuedAt: number;
-  readonly expirationSeconds: number;
-  readonly audience: string | undefined;
+class TokenFile implements VolumeFile {
+  private readonly claims: TokenClaims;
   readonly mode: number;
 
   constructor(
@@ -212,25 +204,17 @@ class TokenFile implements VolumeFile, TokenClaims {
     issuedAt: number,
     readonly source: TokenSource,
   ) {
-    const claims = tokenClaimsOf(pod, issuedAt, source.expirationSeconds, source.audience);
-    this.namespace = claims.namespace;
-    this.serviceAccount = claims.serviceAccount;
-    this.nodeName = claims.nodeName;
-    this.podName = claims.podName;
-    this.uid = claims.uid;
-    this.issuedAt = claims.issuedAt;
-    this.expirationSeconds = claims.expirationSeconds;
-    this.audience = claims.audience;
+    this.claims = tokenClaimsOf(pod, issuedAt, source.expirationSeconds, source.audience);
     this.mode = source.mode;
   }
 
   get content(): string {
-    return tokenOf(this);
+    return tokenOf(this.claims);
   }
 
   sameAs(other: TokenFile): boolean {
-    const a: TokenClaims = this;
-    const b: TokenClaims = other;
+    const a = this.claims;
+    const b = other.claims;
     return (
       a.namespace === b.namespace &&
       a.serviceAccount === b.serviceAccount &&
