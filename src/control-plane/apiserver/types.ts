@@ -53,7 +53,7 @@ export interface StrategyContext {
 
 /**
  * Per-resource behaviour, like pkg/registry/<group>/<resource>/strategy.go. Objects passed in are private
- * copies the strategy may mutate.
+ * copies the strategy may mutate, but for the frozen parts an update kept (keptStoredParts).
  */
 export interface ResourceStrategy {
   /** SetDefaults_*: applied after decoding and again after mutating admission. */
@@ -95,6 +95,12 @@ export interface ResourceStrategy {
    * values shared with other objects of the kind. The same JSON; obj (the answer) is not modified.
    */
   storedForm?(obj: KubeObject, prev?: KubeObject): KubeObject;
+  /**
+   * Top-level parts (["spec"]) an update body may hand back from a stored object of the kind as they are: the
+   * decoder takes such a part without copying it, so it stays frozen, and the kind's defaulting, admission and
+   * PrepareForUpdate leave a frozen part alone (it was defaulted and admitted when it was stored).
+   */
+  keptStoredParts?: readonly string[];
 }
 
 // ---------------------------------------------------------------- admission

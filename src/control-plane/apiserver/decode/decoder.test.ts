@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { type ResourceType, builtinResourceTypes } from '../../../shared/api/resources';
 import { definitionNameForKind } from '../../../shared/api/schemas';
 import { StatusError, isStatusError } from '../../../shared/api/status';
-import { parseApiVersion } from '../../../shared/api/types';
+import { type KubeObject, parseApiVersion } from '../../../shared/api/types';
+import { toStoredBy } from '../storage/object-codec';
 import { parseManifests } from '../../../shared/lib/yaml';
 import type { FieldValidation } from '../types';
 import { type DecodeArgs, decodeObject, unknownKindError } from './decoder';
@@ -607,5 +608,43 @@ describe('managedFields documents handed back by the in-process client', () => {
     expect(Object.keys((out as { 'f:data': object })['f:data'])).toEqual(['f:a']);
     const unsafe = deepFreeze({ 'f:n': 2 ** 60 });
     expect(decodeError({ body: withFields(unsafe), resourceType: configmaps }).status.message).toContain('exceeds JavaScript safe integer range');
+  });
+});
+
+describe('stored parts handed back by an update (keepStored)', () => {
+  // Stored as a kind that keeps both parts would be (pods keep only spec).
+  const stored = toStoredBy({ keptStoredParts: ['spec', 'status'] }, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'default' },
+    spec: { containers: [{ name: 'a', image: 'nginx', resources: { requests: { cpu: '100m' } } }] },
+    status: { phase: 'Pending' },
+  } as KubeObject);
+  const decode = (body: unknown, keepStored?: string[], resourceType = pods) => decodeObject({ body, resourceType, fieldValidation: 'Strict', keepStored }).object;
+
+  it('takes a stored pod spec as it is where the kind keeps it', () => {
+    const out = decode({ ...stored, status: { phase: 'Running' } }, ['spec']);
+    expect(out.spec).toBe(stored.spec);
+    // Everything else is decoded afresh.
+    expect(out.metadata).not.toBe(stored.metadata);
+    expect(out.status).toEqual({ phase: 'Running' });
+  });
+
+  it('decodes it as usual where the kind keeps nothing, or a field it does not keep', () => {
+    expect(decode({ ...stored }).spec).not.toBe(stored.spec);
+    const out = decode({ ...stored }, ['spec']);
+    expect(out.status).not.toBe(stored.status);
+    expect(out.status).toEqual(stored.status);
+  });
+
+  it('decodes a frozen value that is not a stored part of this kind at this field', () => {
+    // Frozen but never stored: an unknown field in it is still found.
+    const frozen = Object.freeze({ containers: Object.freeze([Object.freeze({ name: 'a', image: 'nginx', imagePolicy: 'x' })]) });
+    expect(decodeError({ body: { ...stored, spec: frozen }, resourceType: pods, keepStored: ['spec'] }).message).toContain('unknown field "spec.containers[0].imagePolicy"');
+    // A stored pod's status is not a PodSpec.
+    expect(decodeError({ body: { ...stored, spec: stored.status }, resourceType: pods, keepStored: ['spec'] }).message).toContain('unknown field "spec.phase"');
+    // Nor is a stored part of another kind with the same field name.
+    const rs = toStoredBy({ keptStoredParts: ['spec'] }, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { replicas: 1 } } as KubeObject);
+    expect(decodeError({ body: { ...stored, spec: rs.spec }, resourceType: pods, keepStored: ['spec'] }).message).toContain('unknown field "spec.replicas"');
   });
 });

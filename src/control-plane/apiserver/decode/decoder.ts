@@ -12,7 +12,8 @@ import type { DecodeResult, FieldValidation } from '../types';
 import { JsonSyntaxError, readJson } from './json-reader';
 import { DROP, DecodeFailure, type DecodeState, copyAnyJSON, describeJSON, isPlainObject, newDecodeState } from './state';
 import { type StructuralSchema, pruneCustomResource } from './structural';
-import { type Codec, codecForDefinition } from './typed';
+import { type Codec, StructCodec, codecForDefinition } from './typed';
+import { isStoredPart } from '../storage/object-codec';
 
 export interface DecodeArgs {
   /** The body as an already-parsed value (the in-process client, the UI's parsed manifests). */
@@ -25,6 +26,11 @@ export interface DecodeArgs {
   customSchema?: object;
   /** How rawBody is encoded; by default JSON when it parses as JSON, YAML otherwise. */
   contentType?: 'json' | 'yaml';
+  /**
+   * Top-level fields taken as they are when the body hands back a stored object's own (frozen) part of the same
+   * kind: decoding one would give an equal value (see keptStoredParts in types.ts).
+   */
+  keepStored?: readonly string[];
 }
 
 const legacyScheme = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
@@ -192,7 +198,9 @@ export function decodeObject(args: DecodeArgs): DecodeResult {
       findings = [...st.strict, ...pruned.unknown.map((p) => `unknown field ${JSON.stringify(p)}`)].slice(0, 100);
     } else {
       const codec = codecForType(rt);
-      object = codec ? codec.decode(root, st) : copyAnyJSON(root, st, true);
+      const kept = args.keepStored;
+      const keep = kept?.length ? (field: string, v: unknown): boolean => kept.includes(field) && isStoredPart(v, meta.apiVersion, meta.kind, field) : undefined;
+      object = codec ? (codec instanceof StructCodec ? codec.decode(root, st, keep) : codec.decode(root, st)) : copyAnyJSON(root, st, true);
       findings = st.strict;
     }
   } catch (err) {

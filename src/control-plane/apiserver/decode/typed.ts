@@ -284,7 +284,7 @@ class MapCodec implements Codec {
   }
 }
 
-class StructCodec implements Codec {
+export class StructCodec implements Codec {
   readonly accepts = 'object';
   /** Filled after construction, so recursive definitions (JSONSchemaProps) resolve to this same codec. */
   fields = new Map<string, Codec>();
@@ -298,7 +298,8 @@ class StructCodec implements Codec {
     readonly goName: string,
     readonly goType: string,
   ) {}
-  decode(value: unknown, st: DecodeState): Decoded {
+  /** keep: fields whose value is taken as it is (a stored object's part, which would decode to an equal value). */
+  decode(value: unknown, st: DecodeState, keep?: (field: string, v: unknown) => boolean): Decoded {
     if (value === null) return DROP;
     if (!isPlainObject(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
     const out: Record<string, unknown> = {};
@@ -324,7 +325,10 @@ class StructCodec implements Codec {
     }
     // No repeated keys (every in-process body): for-in walks the enum cache without Object.keys' array.
     for (const key in value) {
-      if (hasOwn(value, key)) this.decodeField(out, key, value[key], st, plainNames);
+      if (!hasOwn(value, key)) continue;
+      const v = value[key];
+      if (keep !== undefined && keep(key, v)) setFresh(out, key, v);
+      else this.decodeField(out, key, v, st, plainNames);
     }
     return out;
   }

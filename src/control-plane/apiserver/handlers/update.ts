@@ -16,7 +16,9 @@ import { writableMeta } from '../storage/object-codec';
 export function updateHandler(ctx: ResourceContext): ApiResponse<unknown> {
   const sub = ctx.req.subresource as UpdateSubresource | undefined;
   if (sub === 'scale') return updateScale(ctx);
-  const obj = decodeStage(ctx, { body: ctx.req.body, rawBody: ctx.req.rawBody });
+  // A PUT usually hands back most of what it read (a status write, all but status): stored parts the kind keeps
+  // are not decoded again.
+  const obj = decodeStage(ctx, { body: ctx.req.body, rawBody: ctx.req.rawBody, keepStored: ctx.strategy.keptStoredParts });
   checkName(ctx, obj);
   ensureObjectNamespaceMatchesRequest(ctx, obj);
   const name = ctx.req.name ?? '';

@@ -12,7 +12,7 @@ export function fieldValidationOf(ctx: ResourceContext): FieldValidation {
 }
 
 /** Decodes a create/update body. */
-export function decodeStage(ctx: ResourceContext, input: { body?: unknown; rawBody?: string }): KubeObject {
+export function decodeStage(ctx: ResourceContext, input: { body?: unknown; rawBody?: string; keepStored?: readonly string[] }): KubeObject {
   let result: DecodeResult;
   try {
     result = decodeObject({
@@ -21,6 +21,7 @@ export function decodeStage(ctx: ResourceContext, input: { body?: unknown; rawBo
       resourceType: ctx.rt,
       fieldValidation: fieldValidationOf(ctx),
       customSchema: ctx.server.customSchemaFor(ctx.rt),
+      keepStored: input.keepStored,
     });
   } catch (err) {
     throw refuseStage(ctx, Stage.Decode, err);

@@ -22,9 +22,46 @@ export function toStored(obj: KubeObject, prev?: KubeObject): KubeObject {
   return frozenCopy({ ...obj, metadata: rest }, prev);
 }
 
+/**
+ * The top-level parts of stored objects their kind keeps (ResourceStrategy.keptStoredParts), by the apiVersion,
+ * kind and field they were stored as: decoding one again at the same place of a body of the same kind gives an
+ * equal value, so the decoder takes it as it is.
+ */
+const storedParts = new WeakMap<object, StoredPartTag>();
+
+/** One interned tag per apiVersion, kind and top-level field. */
+type StoredPartTag = string & { readonly storedPartTag: unique symbol };
+const tags = new Map<string, Map<string, Map<string, StoredPartTag>>>();
+
+export function storedPartTag(apiVersion: string, kind: string, field: string): StoredPartTag {
+  let byKind = tags.get(apiVersion);
+  if (!byKind) tags.set(apiVersion, (byKind = new Map()));
+  let byField = byKind.get(kind);
+  if (!byField) byKind.set(kind, (byField = new Map()));
+  let tag = byField.get(field);
+  if (!tag) byField.set(field, (tag = `${apiVersion}/${kind}.${field}` as StoredPartTag));
+  return tag;
+}
+
+function registerParts(stored: KubeObject, fields: readonly string[]): void {
+  const { apiVersion, kind } = stored;
+  if (typeof kind !== 'string' || typeof apiVersion !== 'string') return;
+  for (const field of fields) {
+    const v = Object.hasOwn(stored, field) ? (stored as Record<string, unknown>)[field] : undefined;
+    if (typeof v === 'object' && v !== null) storedParts.set(v, storedPartTag(apiVersion, kind, field));
+  }
+}
+
+/** Whether value is the `field` part of a stored object of `kind` (so decoding it again would give an equal value). */
+export function isStoredPart(value: unknown, apiVersion: string, kind: string, field: string): boolean {
+  const r = typeof value === "object" && value !== null && storedParts.get(value) === storedPartTag(apiVersion, kind, field); return r;
+}
+
 /** toStored of what the kind's strategy stores for obj: its storedForm, when it has one (shared subtrees). */
-export function toStoredBy(strategy: Pick<ResourceStrategy, 'storedForm'>, obj: KubeObject, prev?: KubeObject): KubeObject {
-  return toStored(strategy.storedForm ? strategy.storedForm(obj, prev) : obj, prev);
+export function toStoredBy(strategy: Pick<ResourceStrategy, 'storedForm' | 'keptStoredParts'>, obj: KubeObject, prev?: KubeObject): KubeObject {
+  const stored = toStored(strategy.storedForm ? strategy.storedForm(obj, prev) : obj, prev);
+  if (strategy.keptStoredParts) registerParts(stored, strategy.keptStoredParts);
+  return stored;
 }
 
 /** A fresh copy of a stored value with its resourceVersion. */

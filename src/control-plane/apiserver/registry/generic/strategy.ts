@@ -65,6 +65,8 @@ export interface KindRules {
   sharedSubtrees?: readonly (readonly string[])[];
   /** Like sharedSubtrees, for values many interleaved writers repeat (one per node): remembered by JSON text. */
   sharedByText?: readonly (readonly string[])[];
+  /** ResourceStrategy.keptStoredParts: applyDefaults must then skip a frozen part. */
+  keptStoredParts?: readonly string[];
 }
 
 /** Everything in the object except metadata and status: what "spec changed" means for most kinds. */
@@ -173,6 +175,7 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
     strategy.storedForm = (obj, prev) => shared.storedForm(obj, prev);
   }
   if (rules.defaultGarbageCollectionPolicy) strategy.defaultGarbageCollectionPolicy = rules.defaultGarbageCollectionPolicy;
+  if (rules.keptStoredParts) strategy.keptStoredParts = rules.keptStoredParts;
 
   if (rt.subresources.status) {
     strategy.status = {

@@ -109,8 +109,11 @@ export function podStrategy(rt: ResourceType): ResourceStrategy {
     ],
     // Every pod of a node repeats its host IPs.
     sharedByText: [['status', 'hostIPs']],
+    // Status writes hand the stored spec back (the kubelet's, the scheduler's): it is taken as it is.
+    keptStoredParts: ['spec'],
     applyDefaults(pod) {
-      defaultPod(spec(pod));
+      // A kept spec is the stored one, defaulted when it was stored.
+      if (!Object.isFrozen(pod.spec)) defaultPod(spec(pod));
     },
     prepareForCreate(pod, ctx) {
       const s = spec(pod);
