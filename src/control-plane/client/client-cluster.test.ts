@@ -18,6 +18,25 @@ const deployment = (name: string, replicas = 1): Deployment => ({
 });
 
 describe('Client over the API server', () => {
+  it('records each component’s writes under its User-Agent’s command, as kubectl shows managedFields', async () => {
+    const cluster = await createCluster({ seed: 5, nodes: 1 });
+    cluster.runUntilIdle({ maxTimeMs: 60_000 });
+    cluster.client.deployments.create(deployment('web'));
+    cluster.runUntil(() => cluster.client.pods.list({ namespace: 'default' }).items.some((p) => p.status?.phase === 'Running'), 120_000);
+    const pod = cluster.client.pods.list({ namespace: 'default' }).items[0]!;
+    expect(pod.metadata.managedFields?.map((m) => [m.manager, m.operation, m.subresource])).toEqual([
+      ['kube-controller-manager', 'Update', undefined],
+      ['kubelet', 'Update', 'status'],
+    ]);
+    // The admin client is kubectl's connection: a write with no --field-manager is kubectl's.
+    const d = cluster.client.deployments.get('web', { namespace: 'default' });
+    expect(d.metadata.managedFields?.map((m) => m.manager)).toEqual(['kubectl', 'kube-controller-manager']);
+    // A request's own fieldManager wins.
+    cluster.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { a: '1' } }, { fieldManager: 'mine' });
+    expect(cluster.client.configMaps.get('c', { namespace: 'default' }).metadata.managedFields?.[0]?.manager).toBe('mine');
+    await cluster.close();
+  });
+
   it('creates, reads, updates, patches, applies, scales and deletes', async () => {
     const cluster = await createCluster({ controllers: false });
     const { client } = cluster;

@@ -8,6 +8,7 @@ import { WatchEventType } from '../../shared/api/types';
 import type { ApiRequest, ApiResponse } from '../../shared/api/request';
 import type { Clock } from '../sim/clock';
 import type { ApiServerPort, WatchHandle, WatchHandler } from './client';
+import { defaultUserAgent } from './user-agent';
 
 /** The API server's address as in-cluster clients dial it (the kubernetes Service's ClusterIP). */
 export const apiServerAddress = '10.96.0.1:443';
@@ -45,6 +46,8 @@ export class ApiConnection implements ApiServerPort {
     private readonly clock: Clock,
     private readonly refusal: (req: ApiRequest | undefined) => StatusError = connectionRefused,
     private readonly serving: () => boolean = () => true,
+    /** What the component sends as User-Agent (on requests that carry none of their own). */
+    private readonly userAgent?: string,
   ) {}
 
   get isReachable(): boolean {
@@ -76,14 +79,18 @@ export class ApiConnection implements ApiServerPort {
 
   handle(req: ApiRequest): ApiResponse {
     if (!this.reachable || !this.serving()) throw this.refusal(req);
-    return this.target.handle(req);
+    return this.target.handle(this.withUserAgent(req));
+  }
+
+  private withUserAgent(req: ApiRequest): ApiRequest {
+    return this.userAgent === undefined || req.userAgent !== undefined ? req : { ...req, userAgent: this.userAgent };
   }
 
   watch(req: ApiRequest, handler: WatchHandler): WatchHandle {
     if (!this.reachable || !this.serving()) throw this.refusal(req);
     const entry: OpenWatch = { handler, inner: { stop: () => undefined } };
     this.watches.add(entry);
-    entry.inner = this.target.watch(req, (events) => {
+    entry.inner = this.target.watch(this.withUserAgent(req), (events) => {
       if (this.watches.has(entry)) handler(events);
     });
     return {
@@ -121,8 +128,8 @@ export class ApiServerEndpoint {
   }
 
   /** A connection for one component (the scheduler, the controller manager, the kubelets, the page). */
-  connect(_name: string): ApiConnection {
-    const connection = new ApiConnection(this.server, this.clock, connectionRefused, () => this.serving);
+  connect(name: string): ApiConnection {
+    const connection = new ApiConnection(this.server, this.clock, connectionRefused, () => this.serving, defaultUserAgent(name));
     this.connections.add(connection);
     return connection;
   }

@@ -1,6 +1,7 @@
 // kubectl version [--client] [-o yaml|json] (k8s.io/kubectl pkg/cmd/version): the client's build, the bundled
 // kustomize's, and the API server's (GET /version). kubeplay's control plane and this kubectl are v1.32.0, the
 // version its kubelets report in nodeInfo.
+import { kubernetesGitCommit } from '../../control-plane/client/user-agent';
 import { kubeletVersion } from '../../control-plane/kubelet/node-status';
 import type { CommandSpec } from '../cli/command';
 
@@ -23,7 +24,7 @@ export const clientVersionInfo: VersionInfo = {
   major: '1',
   minor: '32',
   gitVersion,
-  gitCommit: '70d3cc986aa8221cd1dfb1121852688902d3bf53',
+  gitCommit: kubernetesGitCommit,
   gitTreeState: 'clean',
   buildDate: '2024-12-11T18:04:20Z',
   goVersion: 'go1.23.3',

@@ -64,6 +64,8 @@ export interface ApiRequest {
   patchType?: PatchType;
   /** The acting user as the client claims it (the authentication stage decides); undefined = the current user. */
   user?: UserInfo;
+  /** The client's User-Agent header ("kubelet/v1.32.0 (linux/amd64) kubernetes/70d3cc9"); its connection sets it. */
+  userAgent?: string;
   /** Impersonation (kubectl --as / --as-group). */
   impersonate?: { username: string; groups?: string[] };
   options?: {
