@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { builtinSchemaHints } from '../list-types';
-import { addedFieldsV1, compareValues, matchesAddedFieldsV1 } from './typed-value';
+import { addedFieldsV1, compareValues, listMatching, matchesAddedFieldsV1 } from './typed-value';
 
 const podHints = builtinSchemaHints('Pod');
 
@@ -43,6 +43,38 @@ describe('addedFieldsV1', () => {
         expect(JSON.stringify(addedFieldsV1(obj, podHints))).toBe(viaComparison(obj));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('compareValues', () => {
+  it('pairs list items the same way item by item (short lists) as through maps', () => {
+    const encode = (a: unknown, b: unknown): string => {
+      const c = compareValues(a, b, podHints);
+      return JSON.stringify([c.added.toFieldsV1(), c.modified.toFieldsV1(), c.removed.toFieldsV1()]);
+    };
+    const viaMaps = (a: unknown, b: unknown): string => {
+      const saved = listMatching.smallLists;
+      listMatching.smallLists = -1;
+      try {
+        return encode(a, b);
+      } finally {
+        listMatching.smallLists = saved;
+      }
+    };
+    const conditions = (...types: string[]) => ({ status: { conditions: types.map((type, i) => ({ type, status: String(i) })) } });
+    // Duplicate keys: the last item of a key is compared, in the order keys first appear.
+    expect(encode(conditions('A', 'B', 'A'), conditions('B', 'C'))).toBe(viaMaps(conditions('A', 'B', 'A'), conditions('B', 'C')));
+    const twice = { status: { conditions: [{ type: 'A', status: '1' }, { type: 'A', reason: 'x' }] } };
+    const once = { status: { conditions: [{ type: 'A', status: '1' }] } };
+    expect(encode(twice, once)).toBe(viaMaps(twice, once));
+    expect(encode(once, twice)).toBe(viaMaps(once, twice));
+    expect(encode(twice, once)).not.toBe(encode(once, once));
+    fc.assert(
+      fc.property(podLike, podLike, (a, b) => {
+        expect(encode(a, b)).toBe(viaMaps(a, b));
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -34,8 +34,20 @@ const alwaysSerialisedLists = new Set(['containers']);
 /** Default values of list-map key fields, which the schema declares (`protocol` defaults to TCP). */
 const keyDefaults: Record<string, unknown> = { protocol: 'TCP' };
 
+/**
+ * The `f:` elements of field names seen, one string each: an object's fields recur in every write of its kind,
+ * and a string made once keeps its hash for the field sets' maps. Bounded: it starts again when full.
+ */
+const fieldElements = new Map<string, PathElement>();
+
 export function fieldElement(name: string): PathElement {
-  return `f:${name}`;
+  let pe = fieldElements.get(name);
+  if (pe === undefined) {
+    if (fieldElements.size >= 4096) fieldElements.clear();
+    pe = `f:${name}`;
+    fieldElements.set(name, pe);
+  }
+  return pe;
 }
 
 /** The `k:{...}` element of an associative-list item, keys sorted; undefined when it has none of them. */
@@ -372,6 +384,10 @@ function descend(l: unknown, r: unknown, names: string[], pes: PathElement[], hi
   }
   const la = Array.isArray(l) ? (listItems(l, names, hints) ?? []) : [];
   const ra = Array.isArray(r) ? (listItems(r, names, hints) ?? []) : [];
+  if (la.length + ra.length <= listMatching.smallLists) {
+    descendSmallLists(la, ra, names, pes, hints, c);
+    return;
+  }
   const lByPe = new Map(la.map((e) => [e.pe, e.value] as const));
   const rByPe = new Map(ra.map((e) => [e.pe, e.value] as const));
   const order = [...lByPe.keys(), ...[...rByPe.keys()].filter((pe) => !lByPe.has(pe))];
@@ -383,6 +399,49 @@ function descend(l: unknown, r: unknown, names: string[], pes: PathElement[], hi
     } else {
       compareNode(lByPe.get(pe), rByPe.get(pe), names, pes, hints, c);
     }
+    pes.pop();
+  }
+}
+
+/**
+ * Lists this short (both sides' items together) are matched item by item, without maps: most lists in objects
+ * are a few conditions or ports. A setting so tests can compare both ways.
+ */
+export const listMatching = { smallLists: 16 };
+
+/** The last entry with element pe (as a map built from the entries holds), or -1. */
+function lastWith(entries: ItemEntry[], pe: PathElement): number {
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.pe === pe) return i;
+  return -1;
+}
+
+/** The first entry with element pe before index end, or -1. */
+function firstWith(entries: ItemEntry[], pe: PathElement, end: number): number {
+  for (let i = 0; i < end; i++) if (entries[i]!.pe === pe) return i;
+  return -1;
+}
+
+/** descend's list comparison for short lists: the same order and pairing as its maps give. */
+function descendSmallLists(la: ItemEntry[], ra: ItemEntry[], names: string[], pes: PathElement[], hints: SchemaHints, c: Comparison): void {
+  // l's elements in first-seen order, each with its last item on either side; then the elements only r has.
+  for (let i = 0; i < la.length; i++) {
+    const pe = la[i]!.pe;
+    if (firstWith(la, pe, i) >= 0) continue;
+    const ri = lastWith(ra, pe);
+    pes.push(pe);
+    if (pe.startsWith('v:')) {
+      if (ri < 0) c.removed.insert(pes);
+    } else {
+      compareNode(la[lastWith(la, pe)]!.value, ri < 0 ? undefined : ra[ri]!.value, names, pes, hints, c);
+    }
+    pes.pop();
+  }
+  for (let i = 0; i < ra.length; i++) {
+    const pe = ra[i]!.pe;
+    if (firstWith(ra, pe, i) >= 0 || lastWith(la, pe) >= 0) continue;
+    pes.push(pe);
+    if (pe.startsWith('v:')) c.added.insert(pes);
+    else compareNode(undefined, ra[lastWith(ra, pe)]!.value, names, pes, hints, c);
     pes.pop();
   }
 }
