@@ -29,6 +29,8 @@ export interface WatchHandle {
 export interface ApiServerPort {
   handle(req: ApiRequest): ApiResponse;
   watch(req: ApiRequest, handler: WatchHandler): WatchHandle;
+  /** The User-Agent requests through this port carry (a component's connection has one). */
+  readonly userAgent?: string;
 }
 
 /** An object as the server returns it: the kubernetes-types type with the envelope fields present. */
@@ -241,9 +243,12 @@ class ResourceClientImpl<T extends object> implements ResourceClient<T> {
     if ('patchType' in extra) req.patchType = extra.patchType;
     if ('body' in extra) req.body = extra.body;
     if ('options' in extra) req.options = extra.options && (definedOptions(extra.options) as ApiRequest['options']);
-    // Last, where Client.handle's copy would put it: the request is built once, not copied to add the user.
+    // Last, where Client.handle's and the connection's copies would put them: the request is built once, not
+    // copied to add the user or the User-Agent.
     const user = this.client.user;
     if (user) req.user = user;
+    const userAgent = this.client.server.userAgent;
+    if (userAgent !== undefined) req.userAgent = userAgent;
     return req;
   }
 

@@ -47,7 +47,7 @@ export class ApiConnection implements ApiServerPort {
     private readonly refusal: (req: ApiRequest | undefined) => StatusError = connectionRefused,
     private readonly serving: () => boolean = () => true,
     /** What the component sends as User-Agent (on requests that carry none of their own). */
-    private readonly userAgent?: string,
+    readonly userAgent?: string,
   ) {}
 
   get isReachable(): boolean {
