@@ -18,6 +18,16 @@ const deployment = (name: string, replicas = 1): Deployment => ({
 });
 
 describe('Client over the API server', () => {
+  it('server-side apply stores the Go type’s zero times, owning only what the configuration names', async () => {
+    const cluster = await createCluster({ controllers: false });
+    const applied = cluster.client.deployments.apply(deployment('ssa'), { fieldManager: 'tool' });
+    expect(applied.spec?.template.metadata?.creationTimestamp).toBeNull();
+    const doc = applied.metadata.managedFields?.[0]?.fieldsV1 as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+    expect(doc['f:spec']['f:template']['f:metadata']).not.toHaveProperty(['f:creationTimestamp']);
+    expect(doc['f:spec']['f:template']['f:metadata']).toHaveProperty(['f:labels']);
+    await cluster.close();
+  });
+
   it('records each component’s writes under its User-Agent’s command, as kubectl shows managedFields', async () => {
     const cluster = await createCluster({ seed: 5, nodes: 1 });
     cluster.runUntilIdle({ maxTimeMs: 60_000 });
@@ -31,6 +41,15 @@ describe('Client over the API server', () => {
     // The admin client is kubectl's connection: a write with no --field-manager is kubectl's.
     const d = cluster.client.deployments.get('web', { namespace: 'default' });
     expect(d.metadata.managedFields?.map((m) => m.manager)).toEqual(['kubectl', 'kube-controller-manager']);
+    // By-value times are null when unset, in the object and as fields its writers own (zero-times.ts).
+    expect(pod.status?.conditions?.every((c) => c.lastProbeTime === null)).toBe(true);
+    const kubelet = pod.metadata.managedFields?.find((m) => m.manager === 'kubelet')?.fieldsV1 as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+    expect(kubelet['f:status']['f:conditions']['k:{"type":"Ready"}']).toHaveProperty(['f:lastProbeTime']);
+    expect(d.spec?.template.metadata?.creationTimestamp).toBeNull();
+    const byKubectl = d.metadata.managedFields?.find((m) => m.manager === 'kubectl')?.fieldsV1 as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+    expect(byKubectl['f:spec']['f:template']['f:metadata']).toHaveProperty(['f:creationTimestamp']);
+    const event = cluster.client.events.list({ namespace: 'default' }).items.find((e) => e.reason === 'Started')!;
+    expect(event.eventTime).toBeNull();
     // A request's own fieldManager wins.
     cluster.client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { a: '1' } }, { fieldManager: 'mine' });
     expect(cluster.client.configMaps.get('c', { namespace: 'default' }).metadata.managedFields?.[0]?.manager).toBe('mine');

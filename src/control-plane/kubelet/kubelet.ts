@@ -754,8 +754,8 @@ export class Kubelet implements PodWorkerHost {
   /**
    * The watch brought back the status the kubelet wrote: keep, in place of the kubelet's own copy, one with the
    * same JSON text made of the API server's (shared, frozen) parts where they are equal, so remembering what was
-   * written costs little memory per pod. (The stored status is not equal as a whole: the server drops the
-   * conditions' `lastProbeTime: null`.)
+   * written costs little memory per pod. (The stored status need not be equal as a whole: other writers own
+   * some of it, such as the scheduler's PodScheduled condition or a DisruptionTarget.)
    */
   private shareWrittenStatus(worker: PodWorker, pod: Pod): void {
     const written = worker.writtenStatus;

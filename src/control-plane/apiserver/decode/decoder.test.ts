@@ -317,7 +317,7 @@ describe('malformed bodies', () => {
 
   it('accepts flow-style YAML that is not JSON (unquoted keys, trailing commas)', () => {
     const { object } = decodeObject({ rawBody: '{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", }, }', resourceType: configmaps, fieldValidation: 'Strict' });
-    expect(object).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
+    expect(object).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', creationTimestamp: null } });
   });
 });
 
@@ -325,7 +325,13 @@ describe('the decoded object', () => {
   it('is a fresh plain copy without the unknown fields, nulls of pointer fields dropped', () => {
     const body = deployment({ replicas: null, paused: true, extra: 1, template: { metadata: { labels: { a: null } } } });
     const { object } = decodeObject({ body, resourceType: deployments, fieldValidation: 'Ignore' });
-    expect(object).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { paused: true, template: { metadata: { labels: { a: '' } } } } });
+    // A by-value time the body leaves unset is the zero time, which encodes as null (zero-times.ts).
+    expect(object).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', creationTimestamp: null },
+      spec: { paused: true, template: { metadata: { labels: { a: '' }, creationTimestamp: null } } },
+    });
     (object.spec as { paused: boolean }).paused = false;
     expect((body.spec as { paused: boolean }).paused).toBe(true);
     expect(object.metadata).not.toBe(body.metadata);
@@ -396,7 +402,8 @@ describe('custom resources', () => {
     const body = shirt({ extra: { anything: { goes: [1, null] } } });
     expect(decodeObject({ body, resourceType: shirts, customSchema: schema, fieldValidation: 'Strict' }).object.spec).toEqual({ extra: { anything: { goes: [1, null] } } });
     const free = shirt({ whatever: 1, nested: { x: true } });
-    expect(decodeObject({ body: free, resourceType: shirts, fieldValidation: 'Strict' }).object).toEqual(free);
+    // Only its metadata is an ObjectMeta (coerced: SetObjectMeta writes the zero creationTimestamp as null).
+    expect(decodeObject({ body: free, resourceType: shirts, fieldValidation: 'Strict' }).object).toEqual({ ...free, metadata: { ...free.metadata, creationTimestamp: null } });
   });
 
   it('coerces metadata as ObjectMeta, at the root and in embedded resources', () => {
@@ -406,8 +413,8 @@ describe('custom resources', () => {
       'Shirt in version "v1" cannot be handled as a Shirt: strict decoding error: unknown field "metadata.unknownMeta", unknown field "spec.template.metadata.unknownSubMeta", unknown field "spec.template.spec.b"',
     );
     const { object } = decodeObject({ body, resourceType: shirts, customSchema: schema, fieldValidation: 'Ignore' });
-    expect(object.metadata).toEqual({ name: 's' }); // malformed labels dropped, not an error
-    expect(object.spec).toEqual({ template: { apiVersion: 'v1', kind: 'Sub', metadata: { name: 'sub' }, spec: { a: 'x' } } });
+    expect(object.metadata).toEqual({ name: 's', creationTimestamp: null }); // malformed labels dropped, not an error
+    expect(object.spec).toEqual({ template: { apiVersion: 'v1', kind: 'Sub', metadata: { name: 'sub', creationTimestamp: null }, spec: { a: 'x' } } });
   });
 
   it('reports duplicate fields before pruned ones, even where unknown fields are preserved', () => {
@@ -646,5 +653,36 @@ describe('stored parts handed back by an update (keepStored)', () => {
     // Nor is a stored part of another kind with the same field name.
     const rs = toStoredBy({ keptStoredParts: ['spec'] }, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { replicas: 1 } } as KubeObject);
     expect(decodeError({ body: { ...stored, spec: rs.spec }, resourceType: pods, keepStored: ['spec'] }).message).toContain('unknown field "spec.replicas"');
+  });
+});
+
+describe('time fields held by value (zero-times.ts)', () => {
+  const conditions = (c: Record<string, unknown>) => pod({ containers: [{ name: 'a', image: 'nginx' }] }, { status: { conditions: [c], startTime: null } });
+  const decodedStatus = (body: unknown, appliedConfiguration?: boolean) =>
+    decodeObject({ body, resourceType: pods, fieldValidation: 'Strict', appliedConfiguration }).object.status as { conditions: Record<string, unknown>[] };
+
+  it('are null when unset or null, as a Go round trip encodes the zero time; pointer times are left out', () => {
+    const status = decodedStatus(conditions({ type: 'Ready', status: 'True' }));
+    expect(status.conditions[0]).toEqual({ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: null });
+    expect(Object.hasOwn(status, 'startTime')).toBe(false);
+    const sent = decodedStatus(conditions({ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z' }));
+    expect(sent.conditions[0]).toEqual({ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z' });
+  });
+
+  it('fill templates and Events too', () => {
+    const d = decodeObject({ body: deployment({ template: { metadata: { labels: { a: 'b' } } } }), resourceType: deployments, fieldValidation: 'Strict' }).object;
+    expect((d.spec as { template: { metadata: unknown } }).template.metadata).toEqual({ labels: { a: 'b' }, creationTimestamp: null });
+    const ev = decodeObject({
+      body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p' }, reason: 'Pulled', firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:00:00Z' },
+      resourceType: rt('Event'),
+      fieldValidation: 'Strict',
+    }).object as unknown as Record<string, unknown>;
+    expect(ev.eventTime).toBeNull();
+    expect(ev.firstTimestamp).toBe('2026-01-01T00:00:00Z');
+  });
+
+  it('are not filled into a server-side apply configuration (a partial object)', () => {
+    const status = decodedStatus(conditions({ type: 'Ready', status: 'True' }), true);
+    expect(status.conditions[0]).toEqual({ type: 'Ready', status: 'True' });
   });
 });

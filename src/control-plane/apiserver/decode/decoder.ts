@@ -31,6 +31,8 @@ export interface DecodeArgs {
    * kind: decoding one would give an equal value (see keptStoredParts in types.ts).
    */
   keepStored?: readonly string[];
+  /** The body is a server-side apply configuration: a partial object, so the Go type's zero values are not filled in. */
+  appliedConfiguration?: boolean;
 }
 
 const legacyScheme = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
@@ -189,6 +191,7 @@ export function decodeObject(args: DecodeArgs): DecodeResult {
 
   const root = raw.value as Record<string, unknown>;
   const st: DecodeState = newDecodeState(args.fieldValidation === 'Ignore' ? undefined : raw.keyOrder);
+  if (args.appliedConfiguration) st.fillZeroValues = false;
   let object: unknown;
   let findings: string[];
   try {

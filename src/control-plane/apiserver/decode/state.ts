@@ -29,10 +29,15 @@ export interface DecodeState {
   keyOrder?: Map<string, string[]>;
   /** Custom resource metadata: malformed fields are dropped instead of failing the request. */
   dropMalformed: boolean;
+  /**
+   * Whether the Go type's zero values are filled in, as decoding into the struct and encoding it back gives (the
+   * unset time fields of zero-times.ts as null). Not for an applied configuration: that is a partial object.
+   */
+  fillZeroValues: boolean;
 }
 
 export function newDecodeState(keyOrder?: Map<string, string[]>): DecodeState {
-  return { segs: [], fields: [], struct: '', strict: [], strictSeen: new Set(), keyOrder: keyOrder?.size ? keyOrder : undefined, dropMalformed: false };
+  return { segs: [], fields: [], struct: '', strict: [], strictSeen: new Set(), keyOrder: keyOrder?.size ? keyOrder : undefined, dropMalformed: false, fillZeroValues: true };
 }
 
 /** "spec.template.spec.containers[0].image", as the strict decoder writes paths. */

@@ -28,6 +28,7 @@ import {
   unsafeIntegerError,
 } from './state';
 import { TimeParseError, canonicalMicroTime, canonicalTime } from './time';
+import { zeroTimeFields } from './zero-times';
 
 export interface Codec {
   /** The Go type as reflect prints it in encoding/json errors ("int32", "[]v1.Container", "v1.PodSpec"). */
@@ -294,6 +295,8 @@ export class StructCodec implements Codec {
    * (fields are filled after construction).
    */
   private plainFieldNames: boolean | undefined;
+  /** Fields the Go struct holds by value whose zero value encodes as null (zero-times.ts). */
+  zeroNullFields: readonly string[] = [];
   constructor(
     readonly goName: string,
     readonly goType: string,
@@ -321,7 +324,7 @@ export class StructCodec implements Codec {
         if (this.fields.has(key)) seen.add(key);
         this.decodeField(out, key, value[key], st, plainNames);
       }
-      return out;
+      return this.withZeroValues(out, st);
     }
     // No repeated keys (every in-process body): for-in walks the enum cache without Object.keys' array.
     for (const key in value) {
@@ -330,6 +333,14 @@ export class StructCodec implements Codec {
       if (keep !== undefined && keep(key, v)) setFresh(out, key, v);
       else this.decodeField(out, key, v, st, plainNames);
     }
+    return this.withZeroValues(out, st);
+  }
+
+  /** out with its unset by-value time fields as null, last (where a Go round trip would not put them: see zero-times.ts). */
+  private withZeroValues(out: Record<string, unknown>, st: DecodeState): Record<string, unknown> {
+    const fields = this.zeroNullFields;
+    if (fields.length === 0 || !st.fillZeroValues) return out;
+    for (let i = 0; i < fields.length; i++) if (!hasOwn(out, fields[i]!)) out[fields[i]!] = null;
     return out;
   }
 
@@ -452,6 +463,7 @@ export function codecForDefinition(name: string): Codec {
   const codec = new StructCodec(goName, goType);
   structCache.set(name, codec);
   for (const [field, schema] of Object.entries(def.properties)) codec.fields.set(field, compileSchema(schema, schema['x-go-type']));
+  codec.zeroNullFields = (zeroTimeFields[name] ?? []).filter((f) => codec.fields.has(f));
   return codec;
 }
 

@@ -192,6 +192,7 @@ function applyConfiguration(ctx: ResourceContext, existing: KubeObject | undefin
       resourceType: ctx.rt,
       fieldValidation: 'Warn',
       customSchema: ctx.server.customSchemaFor(ctx.rt),
+      appliedConfiguration: true,
     });
     const unknown = decoded.warnings
       .map((w) => /^unknown field "(.*)"$/.exec(w)?.[1])
@@ -203,12 +204,14 @@ function applyConfiguration(ctx: ResourceContext, existing: KubeObject | undefin
     return decoded.object;
   });
   const sub = ctx.req.subresource === 'status' ? 'status' : undefined;
-  const merged = ctx.server.fieldManagerFor(ctx.rt).apply(existing, config, ctx.req.options?.fieldManager ?? '', !!ctx.req.options?.force, {
+  const applied = ctx.server.fieldManagerFor(ctx.rt).apply(existing, config, ctx.req.options?.fieldManager ?? '', !!ctx.req.options?.force, {
     apiVersion: formatApiVersion(ctx.rt.group, ctx.rt.version),
     subresource: sub,
     time: rfc3339(ctx.server.clock.now()),
     hasStatusSubresource: ctx.rt.subresources.status,
   });
+  // The merged object becomes the Go type (the configuration named only some of its fields): its zero values too.
+  const merged = decodeObject({ body: applied, resourceType: ctx.rt, fieldValidation: 'Ignore', customSchema: ctx.server.customSchemaFor(ctx.rt) }).object;
   // A resourceVersion in the applied configuration is a precondition, as for any other write.
   const rv = config.metadata?.resourceVersion;
   if (rv) writableMeta(merged).resourceVersion = rv;

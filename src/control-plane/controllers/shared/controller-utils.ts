@@ -318,13 +318,17 @@ export function fnv32a(bytes: Uint8Array, hash = FNV32_OFFSET): number {
   return h >>> 0;
 }
 
-/** JSON with object keys sorted at every level: the deterministic dump the hash is taken over. */
+/**
+ * JSON with object keys sorted at every level: the deterministic dump the hash is taken over. A member that is
+ * null is left out as an absent one is: both are the Go field's zero value (a template's `creationTimestamp:
+ * null`), which the struct dump does not tell apart.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
+    .filter((k) => obj[k] !== undefined && obj[k] !== null)
     .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
