@@ -15,7 +15,7 @@ function table(raw: number[][], scores: number[][], weights: number[]): ScoreTab
     plugins: raw.map((_, i) => `Plugin${i}`),
     weights,
     raw: raw.map((c) => Float64Array.from(c)),
-    scores: scores.map((c) => Int16Array.from(c)),
+    scores: scores.map((c) => Uint8Array.from(c)),
     totals,
   };
 }
@@ -46,6 +46,20 @@ describe('packExact', () => {
     const packed = packExact(cols, 3);
     expect(packed).toBeInstanceOf(Int16Array);
     expect([...packed]).toEqual([7, 100, 300, -2, 4, 8]);
+  });
+});
+
+describe('packExact of byte columns', () => {
+  it('packs Uint8Array columns alone into a Uint8Array without reading them, and with others by their values', () => {
+    const bytes = [Uint8Array.from([0, 255, 7, 9]), Uint8Array.from([1, 2, 3, 4])];
+    const packed = packExact(bytes, 3);
+    expect(packed).toBeInstanceOf(Uint8Array);
+    expect([...packed]).toEqual([0, 255, 7, 1, 2, 3]);
+    // Beside a negative value the bytes' own range decides: 255 does not fit an Int8Array.
+    const mixed = packExact([Uint8Array.from([200]), Float64Array.from([-1])], 1);
+    expect(mixed).toBeInstanceOf(Int16Array);
+    expect([...mixed]).toEqual([200, -1]);
+    expect(packExact([Uint8Array.from([100]), Float64Array.from([-1])], 1)).toBeInstanceOf(Int8Array);
   });
 });
 

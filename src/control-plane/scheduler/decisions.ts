@@ -3,10 +3,10 @@
 // kept in typed arrays and expanded into objects only when read, so recording stays cheap at 10k pods.
 //
 // Memory: the store keeps the last 512 attempts whatever the cluster's size, and an attempt on a 1,000-node cluster
-// scores hundreds of nodes per plugin. The framework's score table (a Float64Array per plugin for raw scores, an
-// Int16Array per plugin after normalizing, Float64 totals) is therefore repacked when recorded: each of raw,
-// normalized and totals becomes ONE array (plugin after plugin) of the narrowest type that holds every value
-// exactly — scores are small integers, so usually a byte per node and plugin instead of 8 + 2 + 8/plugins.
+// scores hundreds of nodes per plugin. The framework's score table (a Float64Array per plugin for raw scores, a
+// Uint8Array per plugin after normalizing, Float64 totals: scratch space it reuses) is therefore copied out when
+// recorded: each of raw, normalized and totals becomes ONE array (plugin after plugin) of the narrowest type that
+// holds every value exactly — scores are small integers, so usually a byte per node and plugin.
 import type { NodeToStatus } from './framework/interface';
 import type { ScoreTable } from './framework/runtime';
 
@@ -102,7 +102,10 @@ export function packExact(columns: readonly ArrayLike<number>[], n: number): Pac
   let min = 0;
   let max = 0;
   let integers = true;
-  for (const col of columns) {
+  // Byte columns only (the normalized scores): a Uint8Array holds them whatever their values, unread.
+  let bytes = true;
+  for (const col of columns) if (!(col instanceof Uint8Array)) bytes = false;
+  for (const col of bytes ? [] : columns) {
     for (let j = 0; j < n; j++) {
       const v = col[j];
       if (v < min) min = v;

@@ -32,7 +32,8 @@ export interface WeightedPlugin {
 
 /**
  * framework.NodePluginScores for every scored node, column-wise: per plugin its raw and normalised scores as
- * typed arrays aligned with `names`, and the weighted totals. Compact, because it is built for every pod.
+ * typed arrays aligned with `names`, and the weighted totals. Built for every pod, so its columns are views of
+ * the framework's scratch space: they hold until the next runScorePlugins (recordScores copies them out).
  */
 export interface ScoreTable {
   names: string[];
@@ -40,8 +41,8 @@ export interface ScoreTable {
   weights: number[];
   /** As Score returned them, per plugin. */
   raw: Float64Array[];
-  /** After NormalizeScore, in [0, MaxNodeScore], per plugin. */
-  scores: Int16Array[];
+  /** After NormalizeScore, in [0, MaxNodeScore], per plugin (a byte holds every score checkScore lets through). */
+  scores: Uint8Array[];
   /** Σ score × weight, per node. */
   totals: Float64Array;
 }
@@ -201,11 +202,20 @@ export class Framework {
 
   private readonly scorePool: NodeScore[] = [];
   private scratch = new Float64Array(0);
+  /** The columns of the last score table: totals then raw scores per plugin, then the normalised bytes. */
+  private tableFloats = new Float64Array(0);
+  private tableBytes = new Uint8Array(0);
 
   /** A column to normalise in, reused across plugins and cycles (its values are copied out at once). */
   private scratchColumn(n: number): Float64Array {
     if (this.scratch.length < n) this.scratch = new Float64Array(Math.max(n, 2 * this.scratch.length));
     return this.scratch.length === n ? this.scratch : this.scratch.subarray(0, n);
+  }
+
+  /** Room for a score table's float columns and byte columns, grown as needed and reused across cycles. */
+  private tableColumns(floats: number, bytes: number): void {
+    if (this.tableFloats.length < floats) this.tableFloats = new Float64Array(Math.max(floats, 2 * this.tableFloats.length));
+    if (this.tableBytes.length < bytes) this.tableBytes = new Uint8Array(Math.max(bytes, 2 * this.tableBytes.length));
   }
 
   private nodeScores(n: number): NodeScore[] {
@@ -222,15 +232,18 @@ export class Framework {
     const n = nodes.length;
     let count = 0;
     for (const { plugin } of this.scorePlugins) if (!state.skipScorePlugins.has(plugin.name)) count++;
-    // One buffer per table for every column (raw, normalised, totals): one allocation, not two per plugin.
-    const buffer = new ArrayBuffer(n * (8 * count + 8 + 2 * count));
-    const totals = new Float64Array(buffer, 0, n);
+    // Every column is a view of the reused scratch space (totals, raw per plugin; normalised per plugin): no
+    // allocation per pod beyond the views.
+    this.tableColumns(n * (1 + count), n * count);
+    const floats = this.tableFloats;
+    const totals = floats.subarray(0, n);
+    totals.fill(0);
     const table: ScoreTable = { names, plugins: [], weights: [], raw: [], scores: [], totals };
     let k = 0;
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
-      const raw = new Float64Array(buffer, 8 * n * (1 + k), n);
-      const normalized = new Int16Array(buffer, 8 * n * (1 + count) + 2 * n * k, n);
+      const raw = floats.subarray(n * (1 + k), n * (2 + k));
+      const normalized = this.tableBytes.subarray(n * k, n * (k + 1));
       k++;
       if (plugin.scoreNodes) plugin.scoreNodes(state, pod, nodes, raw);
       else for (let i = 0; i < n; i++) raw[i] = plugin.score(state, pod, nodes[i]);
