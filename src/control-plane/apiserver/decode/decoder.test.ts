@@ -403,7 +403,7 @@ describe('custom resources', () => {
     expect(decodeObject({ body, resourceType: shirts, customSchema: schema, fieldValidation: 'Strict' }).object.spec).toEqual({ extra: { anything: { goes: [1, null] } } });
     const free = shirt({ whatever: 1, nested: { x: true } });
     // Only its metadata is an ObjectMeta (coerced: SetObjectMeta writes the zero creationTimestamp as null).
-    expect(decodeObject({ body: free, resourceType: shirts, fieldValidation: 'Strict' }).object).toEqual({ ...free, metadata: { ...free.metadata, creationTimestamp: null } });
+    expect(decodeObject({ body: free, resourceType: shirts, fieldValidation: 'Strict' }).object).toEqual({ ...free, metadata: { ...(free.metadata as object), creationTimestamp: null } });
   });
 
   it('coerces metadata as ObjectMeta, at the root and in embedded resources', () => {
