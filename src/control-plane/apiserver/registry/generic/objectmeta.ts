@@ -98,6 +98,49 @@ export function validateNoNewFinalizers(newF: string[] | undefined, oldF: string
   return [fieldErr.forbidden(path, `no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(extra)}`)];
 }
 
+/** The field paths under one ObjectMeta path, made once per path (every write validates its metadata). */
+interface MetaPaths {
+  generateName: string;
+  name: string;
+  namespace: string;
+  generation: string;
+  labels: string;
+  annotations: string;
+  ownerReferences: string;
+  finalizers: string;
+  resourceVersion: string;
+  uid: string;
+  creationTimestamp: string;
+  deletionTimestamp: string;
+  deletionGracePeriodSeconds: string;
+}
+
+const metaPathsByPath = new Map<string, MetaPaths>();
+
+function metaPaths(path: string): MetaPaths {
+  let p = metaPathsByPath.get(path);
+  if (!p) {
+    if (metaPathsByPath.size >= 256) metaPathsByPath.clear();
+    p = {
+      generateName: `${path}.generateName`,
+      name: `${path}.name`,
+      namespace: `${path}.namespace`,
+      generation: `${path}.generation`,
+      labels: `${path}.labels`,
+      annotations: `${path}.annotations`,
+      ownerReferences: `${path}.ownerReferences`,
+      finalizers: `${path}.finalizers`,
+      resourceVersion: `${path}.resourceVersion`,
+      uid: `${path}.uid`,
+      creationTimestamp: `${path}.creationTimestamp`,
+      deletionTimestamp: `${path}.deletionTimestamp`,
+      deletionGracePeriodSeconds: `${path}.deletionGracePeriodSeconds`,
+    };
+    metaPathsByPath.set(path, p);
+  }
+  return p;
+}
+
 /**
  * ValidateObjectMeta: name (or generateName) per the kind's name rule, namespace presence per scope,
  * generation, labels, annotations, ownerReferences and finalizers.
@@ -109,21 +152,22 @@ export function validateObjectMeta(
   path = 'metadata',
 ): FieldError[] {
   const m = meta ?? {};
+  const p = metaPaths(path);
   const errs: FieldError[] = [];
-  if (m.generateName) errs.push(...invalidEach(`${path}.generateName`, m.generateName, nameFn(m.generateName, true)));
-  if (!m.name) errs.push(fieldErr.required(`${path}.name`, 'name or generateName is required'));
-  else errs.push(...invalidEach(`${path}.name`, m.name, nameFn(m.name, false)));
+  if (m.generateName) errs.push(...invalidEach(p.generateName, m.generateName, nameFn(m.generateName, true)));
+  if (!m.name) errs.push(fieldErr.required(p.name, 'name or generateName is required'));
+  else errs.push(...invalidEach(p.name, m.name, nameFn(m.name, false)));
   if (requiresNamespace) {
-    if (!m.namespace) errs.push(fieldErr.required(`${path}.namespace`, ''));
-    else errs.push(...invalidEach(`${path}.namespace`, m.namespace, validateNamespaceName(m.namespace, false)));
+    if (!m.namespace) errs.push(fieldErr.required(p.namespace, ''));
+    else errs.push(...invalidEach(p.namespace, m.namespace, validateNamespaceName(m.namespace, false)));
   } else if (m.namespace) {
-    errs.push(fieldErr.forbidden(`${path}.namespace`, 'not allowed on this type'));
+    errs.push(fieldErr.forbidden(p.namespace, 'not allowed on this type'));
   }
-  errs.push(...validateNonnegativeField(m.generation, `${path}.generation`));
-  errs.push(...validateLabels(m.labels, `${path}.labels`));
-  errs.push(...validateAnnotations(m.annotations, `${path}.annotations`));
-  errs.push(...validateOwnerReferences(m.ownerReferences, `${path}.ownerReferences`));
-  errs.push(...validateFinalizers(m.finalizers, `${path}.finalizers`));
+  errs.push(...validateNonnegativeField(m.generation, p.generation));
+  errs.push(...validateLabels(m.labels, p.labels));
+  errs.push(...validateAnnotations(m.annotations, p.annotations));
+  errs.push(...validateOwnerReferences(m.ownerReferences, p.ownerReferences));
+  errs.push(...validateFinalizers(m.finalizers, p.finalizers));
   return errs;
 }
 
@@ -131,23 +175,22 @@ export function validateObjectMeta(
 export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMeta: ObjectMeta | undefined, path = 'metadata'): FieldError[] {
   const n = newMeta ?? {};
   const o = oldMeta ?? {};
+  const p = metaPaths(path);
   const errs: FieldError[] = [];
-  if (o.deletionTimestamp) errs.push(...validateNoNewFinalizers(n.finalizers, o.finalizers, `${path}.finalizers`));
-  if (!n.resourceVersion) errs.push(fieldErr.invalid(`${path}.resourceVersion`, n.resourceVersion ?? '', 'must be specified for an update'));
+  if (o.deletionTimestamp) errs.push(...validateNoNewFinalizers(n.finalizers, o.finalizers, p.finalizers));
+  if (!n.resourceVersion) errs.push(fieldErr.invalid(p.resourceVersion, n.resourceVersion ?? '', 'must be specified for an update'));
   if ((n.generation ?? 0) < (o.generation ?? 0)) {
-    errs.push(fieldErr.invalid(`${path}.generation`, n.generation ?? 0, 'must not be decremented'));
+    errs.push(fieldErr.invalid(p.generation, n.generation ?? 0, 'must not be decremented'));
   }
-  errs.push(...validateImmutableField(n.name ?? '', o.name ?? '', `${path}.name`));
-  errs.push(...validateImmutableField(n.namespace ?? '', o.namespace ?? '', `${path}.namespace`));
-  errs.push(...validateImmutableField(n.uid ?? '', o.uid ?? '', `${path}.uid`));
-  errs.push(...validateImmutableField(n.creationTimestamp ?? null, o.creationTimestamp ?? null, `${path}.creationTimestamp`));
-  errs.push(...validateImmutableField(n.deletionTimestamp ?? null, o.deletionTimestamp ?? null, `${path}.deletionTimestamp`));
-  errs.push(
-    ...validateImmutableField(n.deletionGracePeriodSeconds ?? null, o.deletionGracePeriodSeconds ?? null, `${path}.deletionGracePeriodSeconds`),
-  );
-  errs.push(...validateLabels(n.labels, `${path}.labels`));
-  errs.push(...validateAnnotations(n.annotations, `${path}.annotations`));
-  errs.push(...validateOwnerReferences(n.ownerReferences, `${path}.ownerReferences`));
+  errs.push(...validateImmutableField(n.name ?? '', o.name ?? '', p.name));
+  errs.push(...validateImmutableField(n.namespace ?? '', o.namespace ?? '', p.namespace));
+  errs.push(...validateImmutableField(n.uid ?? '', o.uid ?? '', p.uid));
+  errs.push(...validateImmutableField(n.creationTimestamp ?? null, o.creationTimestamp ?? null, p.creationTimestamp));
+  errs.push(...validateImmutableField(n.deletionTimestamp ?? null, o.deletionTimestamp ?? null, p.deletionTimestamp));
+  errs.push(...validateImmutableField(n.deletionGracePeriodSeconds ?? null, o.deletionGracePeriodSeconds ?? null, p.deletionGracePeriodSeconds));
+  errs.push(...validateLabels(n.labels, p.labels));
+  errs.push(...validateAnnotations(n.annotations, p.annotations));
+  errs.push(...validateOwnerReferences(n.ownerReferences, p.ownerReferences));
   return errs;
 }
 
