@@ -320,7 +320,7 @@ export class Kubelet implements PodWorkerHost {
       nodeName: this.nodeName,
       trace: this.traceSink,
       handler: {
-        onUpsert: (pod) => this.podUpserted(pod),
+        onUpsert: (pod, key) => this.podUpserted(pod, key),
         onDelete: (pod) => this.podDeleted(pod),
         onSynced: () => this.trace({ event: 'kubelet.pods.synced' }),
       },
@@ -448,10 +448,10 @@ export class Kubelet implements PodWorkerHost {
 
   // ------------------------------------------------------------------ pods
 
-  private podUpserted(pod: Pod): void {
+  /** key: the pod source's key of the pod ("namespace/name": pods are namespaced). */
+  private podUpserted(pod: Pod, key: string): void {
     if (pod.spec?.nodeName !== this.nodeName) return;
     const uid = pod.metadata!.uid!;
-    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
     const existing = this.workers.get(key);
     if (existing && existing.uid === uid) {
       // Termination begins: what the containers wrote to hostPath volumes stays on the node.
