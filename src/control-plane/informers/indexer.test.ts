@@ -152,5 +152,31 @@ describe('Indexer change tracking and list order', () => {
     expect(idx.indexKeys('node', 'n1')).toEqual([]);
     expect(idx.indexKeys('node', 'n2')).toEqual(['a/p2']);
   });
-});
 
+  it('keeps the default indexes right when an update leaves what they read unchanged, changes it, or is tracked', () => {
+    const idx = new Indexer();
+    const owners = Object.freeze([Object.freeze({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1' })]);
+    const version = (node: string | undefined, refs: typeof owners | undefined, phase: string): KubeObject =>
+      Object.freeze({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: Object.freeze({ namespace: 'a', name: 'p', ownerReferences: refs }),
+        spec: Object.freeze(node ? { nodeName: node } : {}),
+        status: Object.freeze({ phase }),
+      }) as KubeObject;
+    idx.upsert(version(undefined, owners, 'Pending'));
+    idx.upsert(version('n1', owners, 'Pending'));
+    idx.upsert(version('n1', owners, 'Running'));
+    expect(idx.indexKeys(NodeNameIndex, 'n1')).toEqual(['a/p']);
+    expect(idx.indexKeys(OwnerUidIndex, 'u1')).toEqual(['a/p']);
+    expect(idx.indexKeys(NamespaceIndex, 'a')).toEqual(['a/p']);
+    const tracker = idx.trackChanges(NodeNameIndex);
+    tracker.watch('n1');
+    idx.upsert(version('n1', owners, 'Succeeded'));
+    expect([...tracker.take('n1')]).toEqual(['a/p']);
+    idx.upsert(version('n2', undefined, 'Succeeded'));
+    expect(idx.indexKeys(NodeNameIndex, 'n1')).toEqual([]);
+    expect(idx.indexKeys(NodeNameIndex, 'n2')).toEqual(['a/p']);
+    expect(idx.indexKeys(OwnerUidIndex, 'u1')).toEqual([]);
+  });
+});

@@ -57,6 +57,16 @@ export const indexByNodeName: IndexFunc = (obj) => {
   return typeof nodeName === 'string' && nodeName !== '' ? singleValue(nodeName) : noIndexValues;
 };
 
+/**
+ * What each default index function reads of an object: the same value (a string, or the same frozen array) in an
+ * object's old and new versions gives the same index values, so an update that keeps it skips the index.
+ */
+const defaultIndexInputs = new Map<IndexFunc, (obj: KubeObject) => unknown>([
+  [indexByNamespace, (obj) => obj.metadata?.namespace],
+  [indexByOwnerUid, (obj) => obj.metadata?.ownerReferences],
+  [indexByNodeName, (obj) => (obj.spec as { nodeName?: unknown } | undefined)?.nodeName],
+]);
+
 /** client-go's default (cache.Indexers{NamespaceIndex: MetaNamespaceIndexFunc}): for informers nobody looks up by owner or node. */
 export const namespaceIndexers: Readonly<Record<string, IndexFunc>> = { [NamespaceIndex]: indexByNamespace };
 
@@ -138,7 +148,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
       this.indexers.set(name, fn);
       const index = new Map<string, Set<string>>();
       this.indices.set(name, index);
-      this.entries.push({ name, fn, index, trackers: undefined });
+      this.entries.push({ name, fn, index, trackers: undefined, inputOf: defaultIndexInputs.get(fn) });
       for (const [key, obj] of this.items) {
         const values = fn(obj);
         for (const v of values) addTo(index, v, key);
@@ -214,9 +224,12 @@ export class Indexer<T extends KubeObject = KubeObject> {
     // Replacing keeps the key's place in the Map (and so in list()).
     this.items.set(key, obj);
     for (let e = 0; e < entries.length; e++) {
-      const before = entries[e].fn(old);
-      const after = entries[e].fn(obj);
-      this.record(entries[e], key, before, after);
+      const entry = entries[e];
+      // Nothing to record and the function's input unchanged: its values are too (the usual status write).
+      if (entry.trackers === undefined && entry.inputOf !== undefined && entry.inputOf(old) === entry.inputOf(obj)) continue;
+      const before = entry.fn(old);
+      const after = entry.fn(obj);
+      this.record(entry, key, before, after);
       // Common case: an update that keeps the index values (a status write) touches nothing.
       if (sameValues(before, after)) continue;
       for (let i = 0; i < before.length; i++) removeFrom(entries[e].index, before[i], key);
@@ -318,6 +331,8 @@ interface IndexEntry {
   fn: IndexFunc;
   index: Map<string, Set<string>>;
   trackers: IndexChangeTracker[] | undefined;
+  /** For a default index function: what it reads (see defaultIndexInputs). */
+  inputOf: ((obj: KubeObject) => unknown) | undefined;
 }
 
 const noValues: readonly string[] = [];

@@ -60,10 +60,11 @@ export interface Lister<T> {
   byIndexInListOrder(indexName: string, value: string): T[];
 }
 
+/** key: the object's cache key, computed once when the event is applied (the delta trace names it again). */
 type Notification<T> =
-  | { type: 'add'; obj: T; initial: boolean }
-  | { type: 'update'; old: T; obj: T }
-  | { type: 'delete'; obj: T | DeletedFinalStateUnknown<T> };
+  | { type: 'add'; key: string; obj: T; initial: boolean }
+  | { type: 'update'; key: string; old: T; obj: T }
+  | { type: 'delete'; key: string; obj: T | DeletedFinalStateUnknown<T> };
 
 interface Listener<T> {
   handler: ResourceEventHandler<T>;
@@ -175,7 +176,7 @@ export class SharedInformer<T extends object = KubeObject> {
     if (this.synced) {
       this.clock.defer(() => {
         if (listener.removed) return;
-        for (const obj of this.indexer.list()) this.deliver(listener, { type: 'add', obj, initial: true });
+        for (const obj of this.indexer.list()) this.deliver(listener, { type: 'add', key: '', obj, initial: true });
         listener.synced = true;
       }, `informer/${this.name} replay`);
     }
@@ -183,7 +184,7 @@ export class SharedInformer<T extends object = KubeObject> {
     if (period > 0) {
       const resync = () => {
         if (listener.removed) return;
-        for (const obj of this.indexer.list()) this.deliver(listener, { type: 'update', old: obj, obj });
+        for (const obj of this.indexer.list()) this.deliver(listener, { type: 'update', key: '', old: obj, obj });
         listener.resyncTimer = this.clock.setTimer(period, resync, `informer/${this.name} resync`, { background: true });
       };
       listener.resyncTimer = this.clock.setTimer(period, resync, `informer/${this.name} resync`, { background: true });
@@ -210,12 +211,12 @@ export class SharedInformer<T extends object = KubeObject> {
       const key = metaNamespaceKeyFunc(obj);
       seen.add(key);
       const old = this.indexer.upsert(obj, key);
-      notes.push(old === undefined ? { type: 'add', obj, initial } : { type: 'update', old, obj });
+      notes.push(old === undefined ? { type: 'add', key, obj, initial } : { type: 'update', key, old, obj });
     }
     for (const key of this.indexer.listKeys()) {
       if (seen.has(key)) continue;
       const old = this.indexer.delete(key)!;
-      notes.push({ type: 'delete', obj: new DeletedFinalStateUnknown(key, old) });
+      notes.push({ type: 'delete', key, obj: new DeletedFinalStateUnknown(key, old) });
     }
     this.notify(notes, resourceVersion, initial ? 'list' : 'relist');
     if (initial) {
@@ -231,10 +232,10 @@ export class SharedInformer<T extends object = KubeObject> {
       const key = metaNamespaceKeyFunc(obj);
       if (ev.type === WatchEventType.Deleted) {
         this.indexer.delete(key);
-        notes.push({ type: 'delete', obj });
+        notes.push({ type: 'delete', key, obj });
       } else {
         const old = this.indexer.upsert(obj, key);
-        notes.push(old === undefined ? { type: 'add', obj, initial: false } : { type: 'update', old, obj });
+        notes.push(old === undefined ? { type: 'add', key, obj, initial: false } : { type: 'update', key, old, obj });
       }
     }
     this.notify(notes, resourceVersion, 'watch');
@@ -252,7 +253,7 @@ export class SharedInformer<T extends object = KubeObject> {
         if (n.type === 'add') added++;
         else if (n.type === 'update') updated++;
         else deleted++;
-        if (keys.length < 20) keys.push(keyOfNote(n));
+        if (keys.length < 20) keys.push(n.key);
       }
       seq = this.trace.emit({
         kind: TraceKind.Custom,
@@ -287,11 +288,6 @@ export class SharedInformer<T extends object = KubeObject> {
       this.onHandlerError(err);
     }
   }
-}
-
-function keyOfNote<T extends KubeObject>(n: Notification<T>): string {
-  const obj = n.obj instanceof DeletedFinalStateUnknown ? n.obj.obj : n.obj;
-  return metaNamespaceKeyFunc(obj);
 }
 
 function toSelector(selector: SelectorInput): Selector | undefined {

@@ -320,7 +320,7 @@ export class Kubelet implements PodWorkerHost {
       nodeName: this.nodeName,
       trace: this.traceSink,
       handler: {
-        onUpsert: (pod) => this.podUpserted(pod),
+        onUpsert: (pod, key) => this.podUpserted(pod, key),
         onDelete: (pod) => this.podDeleted(pod),
         onSynced: () => this.trace({ event: 'kubelet.pods.synced' }),
       },
@@ -448,10 +448,10 @@ export class Kubelet implements PodWorkerHost {
 
   // ------------------------------------------------------------------ pods
 
-  private podUpserted(pod: Pod): void {
+  /** key: the pod source's key of the pod ("namespace/name": pods are namespaced). */
+  private podUpserted(pod: Pod, key: string): void {
     if (pod.spec?.nodeName !== this.nodeName) return;
     const uid = pod.metadata!.uid!;
-    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
     const existing = this.workers.get(key);
     if (existing && existing.uid === uid) {
       // Termination begins: what the containers wrote to hostPath volumes stays on the node.
@@ -467,7 +467,7 @@ export class Kubelet implements PodWorkerHost {
     this.workers.set(worker.key, worker);
     this.trace({ event: 'kubelet.pod.add', pod: worker.key });
     if (!pod.metadata?.deletionTimestamp && !worker.isTerminal) {
-      const rejection = this.admit(pod, uid);
+      const rejection = this.admit(worker, uid);
       if (rejection) {
         this.event(pod as KubeObject, 'Warning', rejection.reason, rejection.message);
         worker.reject(rejection.reason, rejection.message);
@@ -500,7 +500,7 @@ export class Kubelet implements PodWorkerHost {
   }
 
   /** canAdmitPod's resource check: the node's allocatable against what admitted pods request. */
-  private admit(pod: Pod, uid: string): { reason: string; message: string } | undefined {
+  private admit(worker: PodWorker, uid: string): { reason: string; message: string } | undefined {
     const capacity = this.admissionCapacity();
     let usedCpu = 0;
     let usedMemory = 0;
@@ -512,7 +512,8 @@ export class Kubelet implements PodWorkerHost {
       usedMemory += r.memory;
       usedPods++;
     }
-    const want = podRequests(pod);
+    // The new pod's requests, kept on its worker for the admissions after it.
+    const want = this.requestsOf(worker);
     const capPods = capacity.pods;
     if (usedPods + 1 > capPods) return outOf('pods', 1, usedPods, capPods);
     const capCpu = capacity.cpu;

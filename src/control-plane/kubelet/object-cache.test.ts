@@ -77,6 +77,7 @@ describe('referencedObjects', () => {
         containers: [
           { name: 'c', envFrom: [{ configMapRef: { name: 'env-cm' } }, { secretRef: { name: 'env-secret' } }], env: [{ name: 'K', valueFrom: { configMapKeyRef: { name: 'key-cm', key: 'k' } } }] },
         ],
+        ephemeralContainers: [{ name: 'debug', envFrom: [{ configMapRef: { name: 'debug-cm' } }] }],
         volumes: [
           { name: 'v1', configMap: { name: 'vol-cm' } },
           { name: 'v2', secret: { secretName: 'vol-secret' } },
@@ -91,6 +92,7 @@ describe('referencedObjects', () => {
       ['configmap', 'env-cm'],
       ['secret', 'env-secret'],
       ['configmap', 'key-cm'],
+      ['configmap', 'debug-cm'],
       ['configmap', 'vol-cm'],
       ['secret', 'vol-secret'],
       ['configmap', 'proj-cm'],

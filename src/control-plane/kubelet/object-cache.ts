@@ -131,26 +131,37 @@ export class WatchingObjectCache {
   }
 }
 
-/** The ConfigMaps and Secrets a pod spec names (podutil.VisitPodConfigmapNames / VisitPodSecretNames). */
-export function* referencedObjects(spec: PodSpec | undefined): Generator<[ObjectKind, string]> {
-  if (!spec) return;
-  for (const s of spec.imagePullSecrets ?? []) if (s.name) yield ['secret', s.name];
-  for (const c of [...(spec.initContainers ?? []), ...spec.containers, ...((spec.ephemeralContainers ?? []) as PodSpec['containers'])]) {
-    for (const from of c.envFrom ?? []) {
-      if (from.configMapRef?.name) yield ['configmap', from.configMapRef.name];
-      if (from.secretRef?.name) yield ['secret', from.secretRef.name];
-    }
-    for (const e of c.env ?? []) {
-      if (e.valueFrom?.configMapKeyRef?.name) yield ['configmap', e.valueFrom.configMapKeyRef.name];
-      if (e.valueFrom?.secretKeyRef?.name) yield ['secret', e.valueFrom.secretKeyRef.name];
+/**
+ * The ConfigMaps and Secrets a pod spec names (podutil.VisitPodConfigmapNames / VisitPodSecretNames), in the
+ * order those visit them. An array built in place: every pod the node starts is read through it.
+ */
+export function referencedObjects(spec: PodSpec | undefined): [ObjectKind, string][] {
+  const out: [ObjectKind, string][] = [];
+  if (!spec) return out;
+  for (const s of spec.imagePullSecrets ?? []) if (s.name) out.push(['secret', s.name]);
+  if (spec.initContainers) containerReferences(spec.initContainers, out);
+  containerReferences(spec.containers, out);
+  if (spec.ephemeralContainers) containerReferences(spec.ephemeralContainers as PodSpec['containers'], out);
+  for (const v of spec.volumes ?? []) {
+    if (v.configMap?.name) out.push(['configmap', v.configMap.name]);
+    if (v.secret?.secretName) out.push(['secret', v.secret.secretName]);
+    for (const src of v.projected?.sources ?? []) {
+      if (src.configMap?.name) out.push(['configmap', src.configMap.name]);
+      if (src.secret?.name) out.push(['secret', src.secret.name]);
     }
   }
-  for (const v of spec.volumes ?? []) {
-    if (v.configMap?.name) yield ['configmap', v.configMap.name];
-    if (v.secret?.secretName) yield ['secret', v.secret.secretName];
-    for (const src of v.projected?.sources ?? []) {
-      if (src.configMap?.name) yield ['configmap', src.configMap.name];
-      if (src.secret?.name) yield ['secret', src.secret.name];
+  return out;
+}
+
+function containerReferences(containers: PodSpec['containers'], out: [ObjectKind, string][]): void {
+  for (const c of containers) {
+    for (const from of c.envFrom ?? []) {
+      if (from.configMapRef?.name) out.push(['configmap', from.configMapRef.name]);
+      if (from.secretRef?.name) out.push(['secret', from.secretRef.name]);
+    }
+    for (const e of c.env ?? []) {
+      if (e.valueFrom?.configMapKeyRef?.name) out.push(['configmap', e.valueFrom.configMapKeyRef.name]);
+      if (e.valueFrom?.secretKeyRef?.name) out.push(['secret', e.valueFrom.secretKeyRef.name]);
     }
   }
 }

@@ -11,7 +11,8 @@ import { Reflector } from '../informers/reflector';
 import type { Clock } from '../sim/clock';
 
 export interface PodSourceHandler {
-  onUpsert(pod: Pod): void;
+  /** key: the pod's "namespace/name", as the source keys its cache. */
+  onUpsert(pod: Pod, key: string): void;
   onDelete(pod: Pod): void;
   /** The first list is in. */
   onSynced(): void;
@@ -41,7 +42,7 @@ export class PodSource {
             const key = metaNamespaceKeyFunc(item);
             seen.add(key);
             this.cache.set(key, item as Pod);
-            handler.onUpsert(item as Pod);
+            handler.onUpsert(item as Pod, key);
           }
           for (const [key, pod] of this.cache) {
             if (seen.has(key)) continue;
@@ -62,7 +63,7 @@ export class PodSource {
               handler.onDelete(pod);
             } else {
               this.cache.set(key, pod);
-              handler.onUpsert(pod);
+              handler.onUpsert(pod, key);
             }
           }
         },

@@ -244,6 +244,30 @@ describe('MvccStore watch', () => {
     expect(other.batches).toHaveLength(0);
   });
 
+  it('delivers one-object writes to the watchers of every enclosing directory, outermost first, as writes move between directories', () => {
+    const order: string[] = [];
+    const watchAs = (name: string, prefix: string) => store.watch({ afterRevision: 0, prefix }, (b) => order.push(`${b.revision} ${name}`));
+    watchAs('ns1', '/registry/core/configmaps/ns1/');
+    watchAs('core', '/registry/core/');
+    watchAs('all', '');
+    watchAs('web', '/registry/core/configmaps/ns1/web-');
+    watchAs('configmaps', '/registry/core/configmaps/');
+    put(store, key('ns1', 'web-1'), cm('web-1'));
+    put(store, key('ns2', 'db-1'), cm('db-1'));
+    put(store, key('ns1', 'db-2'), cm('db-2'));
+    put(store, '/registry/apps/deployments/ns1/d', cm('d'));
+    put(store, key('ns1', 'web-2'), cm('web-2'));
+    clock.runDeferred();
+    // Each watcher's first delivery is deferred in the order the first write reached them (root first).
+    expect(order).toEqual([
+      '1 all', '2 all', '3 all', '4 all', '5 all',
+      '1 core', '2 core', '3 core', '5 core',
+      '1 configmaps', '2 configmaps', '3 configmaps', '5 configmaps',
+      '1 ns1', '3 ns1', '5 ns1',
+      '1 web', '5 web',
+    ]);
+  });
+
   it('filters on a prefix that is not a directory', () => {
     const w = record(store, { afterRevision: 0, prefix: '/registry/core/configmaps/ns/web-' });
     put(store, key('ns', 'web-1'), cm('web-1'));

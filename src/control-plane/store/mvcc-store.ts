@@ -403,7 +403,7 @@ export class MvccStore implements Store {
       return;
     }
     if (batch.events.length === 1) {
-      this.forEachWatcherOf(batch.events[0].kv.key, (w) => this.enqueue(w, batch, true));
+      this.dispatchOne(batch);
       return;
     }
     const perWatcher = new Map<Watcher, StoreEvent[]>();
@@ -483,14 +483,16 @@ export class MvccStore implements Store {
   private dispatchIndexedOne(batch: RevisionBatch): void {
     const key = batch.events[0].kv.key;
     this.dispatchOneToDir('', key, batch);
-    for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) this.dispatchOneToDir(key.slice(0, i + 1), key, batch);
+    // dirsOf's prefixes, not fresh slices: the same strings every write to the directory, hashed once.
+    const dirs = this.dirsOf(key);
+    for (let i = 0; i < dirs.length; i++) this.dispatchOneToDir(dirs[i]!, key, batch);
   }
 
   private dispatchOneToDir(dir: string, key: string, batch: RevisionBatch): void {
     const idx = this.indexByDir.get(dir);
     const set = this.watchersByDir.get(dir);
     if (!idx) {
-      if (set) for (const w of set) if (w.prefix.length === dir.length || key.startsWith(w.prefix)) this.enqueue(w, batch, true);
+      this.enqueueAll(set, dir, key, batch);
       return;
     }
     let plain: Watcher[] = noWatchers;
@@ -586,6 +588,18 @@ export class MvccStore implements Store {
     } else {
       seg.work.push(w);
     }
+  }
+
+  /** dispatch() of a batch of one event without indexed directories: the whole batch to each watcher it reaches. */
+  private dispatchOne(batch: RevisionBatch): void {
+    const key = batch.events[0].kv.key;
+    this.enqueueAll(this.watchersByDir.get(''), '', key, batch);
+    const dirs = this.dirsOf(key);
+    for (let i = 0; i < dirs.length; i++) this.enqueueAll(this.watchersByDir.get(dirs[i]!), dirs[i]!, key, batch);
+  }
+
+  private enqueueAll(set: Set<Watcher> | undefined, dir: string, key: string, batch: RevisionBatch): void {
+    if (set) for (const w of set) if (w.prefix.length === dir.length || key.startsWith(w.prefix)) this.enqueue(w, batch, true);
   }
 
   /** Looks only at watchers indexed under the key's own directory prefixes, never at all watchers. */

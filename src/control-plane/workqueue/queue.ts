@@ -168,9 +168,10 @@ export class WorkQueue<T = string> {
   protected emit(kind: TraceKind, item: T, extra: Readonly<Record<string, unknown>>, cause?: number): number {
     if (this.trace === nullTraceSink) return 0;
     const data: Record<string, unknown> = { queue: this.name, key: keyString(item), depth: this.len() };
-    for (const k in extra) data[k] = extra[k];
-    const event: Omit<TraceEvent, 'seq' | 'time'> = { kind, component: this.traceComponent, data };
-    if (cause !== undefined) event.cause = cause;
+    if (extra !== noExtra) for (const k in extra) data[k] = extra[k];
+    // One literal per shape (with or without a cause) rather than a member added afterwards.
+    const component = this.traceComponent;
+    const event: Omit<TraceEvent, 'seq' | 'time'> = cause === undefined ? { kind, component, data } : { kind, component, cause, data };
     return this.trace.emit(event);
   }
 }

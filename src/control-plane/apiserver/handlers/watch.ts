@@ -84,6 +84,20 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
 
   const matches = (obj: KubeObject): boolean => selectionMatches(selection, obj, ctx.rt, ctx.strategy);
 
+  // A watch without selectors (every informer's) takes every event as it is: no selection to evaluate.
+  const onBatchOfAll = (batch: RevisionBatch): void => {
+    const n = batch.events.length;
+    if (stopped || n === 0) return onBatch(batch);
+    lastRevision = batch.revision;
+    const events: WatchEvent[] = [];
+    for (let i = 0; i < n; i++) {
+      const ev = batch.events[i]!;
+      const type = ev.type === StoreEventType.Delete ? WatchEventType.Deleted : ev.prevKv ? WatchEventType.Modified : WatchEventType.Added;
+      events.push({ type, object: storedView(ev.kv) });
+    }
+    deliver(events, batch.revision, commits?.seqOf(batch.revision));
+  };
+
   const onBatch = (batch: RevisionBatch): void => {
     if (stopped) return;
     lastRevision = batch.revision;
@@ -162,7 +176,7 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
   try {
     storeWatch = (store.watch as (o: WatchOptions, h: (b: RevisionBatch) => void, e?: (s: Status) => void) => StoreWatch)(
       index ? { afterRevision: startRevision, prefix, index } : { afterRevision: startRevision, prefix },
-      onBatch,
+      selection.everything ? onBatchOfAll : onBatch,
       onError,
     );
   } catch (err) {

@@ -70,6 +70,20 @@ describe('storedView over a stored value', () => {
     expect(value.metadata.resourceVersion).toBeUndefined();
   });
 
+  it('views a pod-shaped value (apiVersion, kind, metadata, spec, status) with the same members in the same order', () => {
+    const value = toStored({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { nodeName: 'n' }, status: { phase: 'Running' } });
+    const stored: KeyValue = { key: '/registry/pods/default/p', value, createRevision: 2, modRevision: 5, version: 1 };
+    const view = storedView(stored);
+    expect(view).toEqual(fromStored(stored));
+    expect(Object.keys(view)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    expect(view.spec).toBe(value.spec);
+    expect(view.status).toBe(value.status);
+    expect(Object.isFrozen(view)).toBe(true);
+    // Another order of the same members keeps that order.
+    const reordered: KeyValue = { ...stored, key: '/registry/pods/default/q', value: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'q' }, spec: {}, status: {} } };
+    expect(Object.keys(storedView(reordered))).toEqual(['kind', 'apiVersion', 'metadata', 'spec', 'status']);
+  });
+
   it('freezes a stored value that was put without toStored before sharing it', () => {
     const raw: KeyValue = { key: '/registry/configmaps/c', value: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { k: 'v' } }, createRevision: 1, modRevision: 1, version: 1 };
     const view = storedView(raw);

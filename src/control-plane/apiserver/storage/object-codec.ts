@@ -96,11 +96,14 @@ export function storedView(kv: KeyValue, revision: number = kv.modRevision): Kub
   // persistence, a test's store) is frozen here, once, so a view never exposes a mutable stored subtree.
   const stored = deepFreeze(kv.value);
   // Both made at their final size (sized-object.ts): views live as long as the caches holding them.
-  const view = membersOf(stored, objectFor(Object.keys(stored))) as KubeObject;
+  const keys = Object.keys(stored);
+  const view = (isWorkloadShape(keys) ? workloadTopLevel(stored) : membersOf(stored, keys, objectFor(keys))) as KubeObject;
   // Where fromStored has it: in place, or last when the stored value has none.
-  const metaKeys = Object.keys(stored.metadata ?? {});
+  const storedMeta = stored.metadata ?? {};
+  const metaKeys = Object.keys(storedMeta);
+  const ownKeys = metaKeys.length;
   if (!metaKeys.includes('resourceVersion')) metaKeys.push('resourceVersion');
-  const metadata = membersOf(stored.metadata ?? {}, objectFor(metaKeys));
+  const metadata = membersOf(storedMeta, metaKeys, objectFor(metaKeys), ownKeys);
   metadata.resourceVersion = String(revision);
   view.metadata = Object.freeze(metadata);
   Object.freeze(view);
@@ -109,9 +112,20 @@ export function storedView(kv: KeyValue, revision: number = kv.modRevision): Kub
   return view;
 }
 
-/** from's own members set on out, as a spread would copy them (undefined ones too). */
-function membersOf(from: object, out: Record<string, unknown>): Record<string, unknown> {
-  for (const k of Object.keys(from)) setOwn(out, k, (from as Record<string, unknown>)[k]);
+/** Whether keys are the top level of most stored objects (pods, workloads), in the order they are stored in. */
+function isWorkloadShape(keys: readonly string[]): boolean {
+  return keys.length === 5 && keys[0] === 'apiVersion' && keys[1] === 'kind' && keys[2] === 'metadata' && keys[3] === 'spec' && keys[4] === 'status';
+}
+
+/** membersOf(stored, …, objectFor(keys)) for that shape: a literal has room for exactly its members, without a parse. */
+function workloadTopLevel(stored: KubeObject): Record<string, unknown> {
+  const s = stored as Record<string, unknown>;
+  return { apiVersion: s.apiVersion, kind: s.kind, metadata: s.metadata, spec: s.spec, status: s.status };
+}
+
+/** from's own members (the first n of keys, Object.keys(from)) set on out, as a spread would copy them (undefined ones too). */
+function membersOf(from: object, keys: readonly string[], out: Record<string, unknown>, n = keys.length): Record<string, unknown> {
+  for (let i = 0; i < n; i++) setOwn(out, keys[i]!, (from as Record<string, unknown>)[keys[i]!]);
   return out;
 }
 
