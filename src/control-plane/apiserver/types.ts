@@ -90,6 +90,8 @@ export interface ResourceStrategy {
   defaultGarbageCollectionPolicy?: { policy: 'OrphanDependents'; warning?: string };
   /** Fields the kind supports in field selectors, with how to read them (metadata.name/namespace always). */
   selectableFields?(obj: KubeObject): Record<string, string>;
+  /** One field of selectableFields (metadata ones included) without computing the rest; undefined: not one of them. */
+  selectableField?(obj: KubeObject, field: string): string | undefined;
   /**
    * What a create or update stores for obj (before toStored; prev is the stored value it replaces): obj, or a shallow copy whose repeated subtrees are frozen
    * values shared with other objects of the kind. The same JSON; obj (the answer) is not modified.

@@ -57,6 +57,8 @@ export interface KindRules {
   defaultGarbageCollectionPolicy?: ResourceStrategy['defaultGarbageCollectionPolicy'];
   /** Fields beyond metadata.name and metadata.namespace that field selectors may use. */
   selectableFields?(obj: KubeObject): Record<string, string>;
+  /** One of selectableFields' values without the others (undefined: not one of them). */
+  selectableField?(obj: KubeObject, field: string): string | undefined;
   /**
    * Paths of subtrees many objects of the kind repeat ("*" for each element of an array): a created or updated
    * object is stored with one frozen copy of each, shared with recent equal ones (SharedSubtrees). Memory only:
@@ -169,6 +171,14 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
       return extra ? Object.assign(out, extra) : out;
     },
   };
+  if (rules.selectableField) {
+    const kindField = rules.selectableField;
+    strategy.selectableField = (obj, field) => {
+      if (field === 'metadata.name') return obj.metadata?.name ?? '';
+      if (field === 'metadata.namespace') return rt.namespaced ? (obj.metadata?.namespace ?? '') : undefined;
+      return kindField(obj, field);
+    };
+  }
 
   if (rules.sharedSubtrees || rules.sharedByText) {
     const shared = new SharedSubtrees(rules.sharedSubtrees ?? [], rules.sharedByText);

@@ -252,6 +252,15 @@ describe('Pod deletion and field selectors', () => {
       'status.nominatedNodeName': '',
     });
   });
+
+  it('reads each selectable field alone as the whole set has it', () => {
+    const bound = { ...create('', 'pods', pod('g')), spec: { ...spec(create('', 'pods', pod('g'))), nodeName: 'node-1', hostNetwork: true }, status: { phase: 'Running', podIP: '10.0.0.9' } };
+    for (const p of [create('', 'pods', pod('f')), bound as KubeObject, { apiVersion: 'v1', kind: 'Pod', metadata: {} } as KubeObject]) {
+      const all = strategy.selectableFields!(p);
+      for (const [field, value] of Object.entries(all)) expect(strategy.selectableField!(p, field)).toBe(value);
+      expect(strategy.selectableField!(p, 'spec.nodeSelector')).toBeUndefined();
+    }
+  });
 });
 
 describe('bindPodToNode', () => {

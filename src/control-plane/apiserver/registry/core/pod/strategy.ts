@@ -93,6 +93,44 @@ function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): FieldError[]
   return errs;
 }
 
+/** The pod fields field selectors may use (pkg/registry/core/pod ToSelectableFields), in its order. */
+const podSelectableFields = [
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'spec.serviceAccountName',
+  'spec.hostNetwork',
+  'status.phase',
+  'status.podIP',
+  'status.nominatedNodeName',
+] as const;
+
+/** One selectable pod field's value (undefined: not one of them): a kubelet's watch index reads spec.nodeName alone. */
+function podSelectableField(pod: KubeObject, field: string): string | undefined {
+  const s = isObj(pod.spec) ? pod.spec : {};
+  const status = isObj(pod.status) ? pod.status : {};
+  switch (field) {
+    case 'spec.nodeName':
+      return str(s.nodeName);
+    case 'spec.restartPolicy':
+      return str(s.restartPolicy);
+    case 'spec.schedulerName':
+      return str(s.schedulerName);
+    case 'spec.serviceAccountName':
+      return str(s.serviceAccountName);
+    case 'spec.hostNetwork':
+      return String(s.hostNetwork === true);
+    case 'status.phase':
+      return str(status.phase);
+    case 'status.podIP':
+      return str(status.podIP);
+    case 'status.nominatedNodeName':
+      return str(status.nominatedNodeName);
+    default:
+      return undefined;
+  }
+}
+
 export function podStrategy(rt: ResourceType): ResourceStrategy {
   return defineStrategy(rt, {
     nameFn: nameIsDNSSubdomain,
@@ -157,18 +195,10 @@ export function podStrategy(rt: ResourceType): ResourceStrategy {
       return typeof tgps === 'number' ? Math.max(tgps, 0) : 30;
     },
     selectableFields(pod) {
-      const s = isObj(pod.spec) ? pod.spec : {};
-      const status = isObj(pod.status) ? pod.status : {};
-      return {
-        'spec.nodeName': str(s.nodeName),
-        'spec.restartPolicy': str(s.restartPolicy),
-        'spec.schedulerName': str(s.schedulerName),
-        'spec.serviceAccountName': str(s.serviceAccountName),
-        'spec.hostNetwork': String(s.hostNetwork === true),
-        'status.phase': str(status.phase),
-        'status.podIP': str(status.podIP),
-        'status.nominatedNodeName': str(status.nominatedNodeName),
-      };
+      const out: Record<string, string> = {};
+      for (const f of podSelectableFields) out[f] = podSelectableField(pod, f)!;
+      return out;
     },
+    selectableField: podSelectableField,
   });
 }
