@@ -93,42 +93,22 @@ function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): FieldError[]
   return errs;
 }
 
-/** The pod fields field selectors may use (pkg/registry/core/pod ToSelectableFields), in its order. */
-const podSelectableFields = [
-  'spec.nodeName',
-  'spec.restartPolicy',
-  'spec.schedulerName',
-  'spec.serviceAccountName',
-  'spec.hostNetwork',
-  'status.phase',
-  'status.podIP',
-  'status.nominatedNodeName',
-] as const;
+/** The pod fields field selectors may use (pkg/registry/core/pod ToSelectableFields), in its order, each with its reader. */
+const podFieldReaders: Readonly<Record<string, (spec: Obj, status: Obj) => string>> = {
+  'spec.nodeName': (s) => str(s.nodeName),
+  'spec.restartPolicy': (s) => str(s.restartPolicy),
+  'spec.schedulerName': (s) => str(s.schedulerName),
+  'spec.serviceAccountName': (s) => str(s.serviceAccountName),
+  'spec.hostNetwork': (s) => String(s.hostNetwork === true),
+  'status.phase': (_, status) => str(status.phase),
+  'status.podIP': (_, status) => str(status.podIP),
+  'status.nominatedNodeName': (_, status) => str(status.nominatedNodeName),
+};
 
 /** One selectable pod field's value (undefined: not one of them): a kubelet's watch index reads spec.nodeName alone. */
 function podSelectableField(pod: KubeObject, field: string): string | undefined {
-  const s = isObj(pod.spec) ? pod.spec : {};
-  const status = isObj(pod.status) ? pod.status : {};
-  switch (field) {
-    case 'spec.nodeName':
-      return str(s.nodeName);
-    case 'spec.restartPolicy':
-      return str(s.restartPolicy);
-    case 'spec.schedulerName':
-      return str(s.schedulerName);
-    case 'spec.serviceAccountName':
-      return str(s.serviceAccountName);
-    case 'spec.hostNetwork':
-      return String(s.hostNetwork === true);
-    case 'status.phase':
-      return str(status.phase);
-    case 'status.podIP':
-      return str(status.podIP);
-    case 'status.nominatedNodeName':
-      return str(status.nominatedNodeName);
-    default:
-      return undefined;
-  }
+  const read = Object.hasOwn(podFieldReaders, field) ? podFieldReaders[field] : undefined;
+  return read?.(isObj(pod.spec) ? pod.spec : {}, isObj(pod.status) ? pod.status : {});
 }
 
 export function podStrategy(rt: ResourceType): ResourceStrategy {
@@ -195,8 +175,10 @@ export function podStrategy(rt: ResourceType): ResourceStrategy {
       return typeof tgps === 'number' ? Math.max(tgps, 0) : 30;
     },
     selectableFields(pod) {
+      const spec = isObj(pod.spec) ? pod.spec : {};
+      const status = isObj(pod.status) ? pod.status : {};
       const out: Record<string, string> = {};
-      for (const f of podSelectableFields) out[f] = podSelectableField(pod, f)!;
+      for (const [field, read] of Object.entries(podFieldReaders)) out[field] = read(spec, status);
       return out;
     },
     selectableField: podSelectableField,
