@@ -43,6 +43,7 @@ export function createObject(ctx: ResourceContext, obj: KubeObject, options: { m
       apiVersion: obj.apiVersion,
       time: rfc3339(server.clock.now()),
       hasStatusSubresource: ctx.rt.subresources.status,
+      writer: ctx.user.username,
     });
   }
   const mutatingAttrs = admissionAttributes(ctx, AdmissionOperation.Create, obj, undefined);

@@ -101,6 +101,7 @@ export function guaranteedUpdate(ctx: ResourceContext, spec: UpdateSpec): Update
       subresource: spec.subresource === 'status' ? 'status' : undefined,
       time: rfc3339(server.clock.now()),
       hasStatusSubresource: rt.subresources.status,
+      writer: ctx.user.username,
     });
   }
   mutatingAdmissionStage(ctx, admissionAttributes(ctx, AdmissionOperation.Update, obj, existing, spec.subresource), sideWrites);

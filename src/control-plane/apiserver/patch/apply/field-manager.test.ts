@@ -219,3 +219,17 @@ describe('FieldManager.update without copying its input', () => {
     expect(JSON.stringify(creator)).toBe(JSON.stringify(live.metadata.managedFields![0]));
   });
 });
+
+describe('FieldManager document sharing per writer', () => {
+  it('matches a writer’s new documents against its own recent ones, however many writers share the manager name', () => {
+    const shared = new FieldManager(builtinSchemaHints('ConfigMap'));
+    const cm = (writer: number): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${writer}` }, data: { [`key-${writer}`]: 'v' } });
+    const docOf = (o: KubeObject) => o.metadata.managedFields![0]!.fieldsV1;
+    const asWriter = (writer: number) => ({ apiVersion: 'v1', time: ctx.time, hasStatusSubresource: false, writer: `system:node:node-${writer}` });
+    // Twelve writers, more than the recent documents one key keeps, each writing its own shape twice.
+    const first = Array.from({ length: 12 }, (_, w) => docOf(shared.update(undefined, cm(w), 'kubelet', asWriter(w))));
+    const second = Array.from({ length: 12 }, (_, w) => docOf(shared.update(undefined, cm(w), 'kubelet', asWriter(w))));
+    second.forEach((doc, w) => expect(doc).toBe(first[w]));
+    expect(shared.update(undefined, cm(0), 'kubelet', asWriter(0)).metadata.managedFields![0]!.manager).toBe('kubelet');
+  });
+});

@@ -65,6 +65,12 @@ export interface FieldManagerContext {
   time: string;
   /** Whether the kind has a status subresource (then status is not owned through the main resource). */
   hasStatusSubresource: boolean;
+  /**
+   * Who is writing (the acting user). Memory only: the interner matches a writer's new documents against that
+   * writer's recent ones. Every kubelet writes as the manager "kubelet", and its status documents name its
+   * node's address, so they match its own earlier ones, not another node's.
+   */
+  writer?: string;
 }
 
 /**
@@ -128,9 +134,11 @@ export function decodeManagedFields(entries: unknown): Map<string, ManagerState>
 }
 
 /** Encodes managers in the order the API server sorts them: operation, time, manager, apiVersion, subresource. */
-export function encodeManagedFields(managers: Map<string, ManagerState>, interner?: ManagedFieldsInterner): ManagedFieldsEntry[] {
+export function encodeManagedFields(managers: Map<string, ManagerState>, interner?: ManagedFieldsInterner, writer?: { id: string; key: string }): ManagedFieldsEntry[] {
   const entries: ManagedFieldsEntry[] = [];
-  for (const [id, m] of managers) {
+  for (const [managerKey, m] of managers) {
+    // The key the interner keeps this manager's recent documents under (the writer's own, for the writer).
+    const id = writer !== undefined && managerKey === writer.id ? writer.key : managerKey;
     if (m.fieldsV1 !== undefined ? fieldsV1Empty(m.fieldsV1) : m.set.empty()) continue;
     // A manager the write left as it was keeps its stored entry.
     if (m.entry !== undefined && m.entry.fieldsV1 === m.fieldsV1 && m.entry.time === m.time) {
@@ -255,7 +263,7 @@ export class FieldManager {
       empty = set.empty();
     }
     managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: empty ? mine?.time : ctx.time, set, fieldsV1, entry: undefined });
-    return this.finish(live, next, managers, comparisonEmpty(comparison));
+    return this.finish(live, next, managers, comparisonEmpty(comparison), { id, key: internKey(id, ctx) });
   }
 
   /**
@@ -268,13 +276,14 @@ export class FieldManager {
     const view = updateView(next, ctx);
     // Most creates of a manager have a recent twin (pods of one template, events of one kind): matching the
     // object against its documents builds nothing.
-    const doc = this.interner.find(id, (d) => matchesAddedFieldsV1(view, this.hints, d)) ?? addedFieldsV1(view, this.hints);
+    const key = internKey(id, ctx);
+    const doc = this.interner.find(key, (d) => matchesAddedFieldsV1(view, this.hints, d)) ?? addedFieldsV1(view, this.hints);
     if (!fieldsV1Empty(doc)) {
-      const fieldsV1 = this.interner.document(id, doc);
+      const fieldsV1 = this.interner.document(key, doc);
       canonicalDocs.add(fieldsV1);
       managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: ctx.time, set: lazySet, fieldsV1, entry: undefined });
     }
-    return this.finish(undefined, next, managers, false);
+    return this.finish(undefined, next, managers, false, { id, key });
   }
 
   /**
@@ -347,10 +356,10 @@ export class FieldManager {
   }
 
   /** mayBeNoop: false when the write is known to change the object (then its timestamps are new). */
-  private finish(live: KubeObject | undefined, next: KubeObject, managers: Map<string, ManagerState>, mayBeNoop = true): KubeObject {
+  private finish(live: KubeObject | undefined, next: KubeObject, managers: Map<string, ManagerState>, mayBeNoop = true, writer?: { id: string; key: string }): KubeObject {
     const out = next;
     out.metadata ??= {};
-    const encoded = encodeManagedFields(managers, this.interner);
+    const encoded = encodeManagedFields(managers, this.interner, writer);
     const previous = live?.metadata?.managedFields;
     // IgnoreManagedFieldsTimestampsTransformer: a write that changes nothing keeps the old timestamps, so an
     // identical apply or update is a no-op in storage too.
@@ -364,6 +373,11 @@ export class FieldManager {
     }
     return out;
   }
+}
+
+/** Where the interner keeps a writing manager's recent documents: per manager, and per writer within it. */
+function internKey(id: string, ctx: FieldManagerContext): string {
+  return ctx.writer ? `${id}\n${ctx.writer}` : id;
 }
 
 /** The entries a write starts from: the live object's, unless the request set managedFields itself. */
