@@ -161,7 +161,7 @@ export class Client {
 
   /** Raw passthrough: the request goes to the server as given, as this client's user unless it names one. */
   handle<B = unknown>(req: ApiRequest): ApiResponse<B> {
-    const full: ApiRequest = req.user || !this.user ? req : { ...req, user: this.user };
+    const full = this.completed(req);
     if (this.recorders.length === 0) return this.server.handle(full) as ApiResponse<B>;
     try {
       const res = this.server.handle(full) as ApiResponse<B>;
@@ -174,8 +174,18 @@ export class Client {
   }
 
   watch(req: ApiRequest, handler: WatchHandler): WatchHandle {
-    const full: ApiRequest = req.user || !this.user ? req : { ...req, user: this.user };
-    return this.server.watch(full, handler);
+    return this.server.watch(this.completed(req), handler);
+  }
+
+  /** req as this client sends it: as its user and with its connection's User-Agent unless req names them (one copy at most). */
+  private completed(req: ApiRequest): ApiRequest {
+    const user = req.user || !this.user ? undefined : this.user;
+    const userAgent = req.userAgent === undefined ? this.server.userAgent : undefined;
+    if (user === undefined && userAgent === undefined) return req;
+    const full: ApiRequest = { ...req };
+    if (user !== undefined) full.user = user;
+    if (userAgent !== undefined) full.userAgent = userAgent;
+    return full;
   }
 
   /**

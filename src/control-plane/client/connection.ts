@@ -46,8 +46,8 @@ export class ApiConnection implements ApiServerPort {
     private readonly clock: Clock,
     private readonly refusal: (req: ApiRequest | undefined) => StatusError = connectionRefused,
     private readonly serving: () => boolean = () => true,
-    /** What the component sends as User-Agent (on requests that carry none of their own). */
-    readonly userAgent?: string,
+    /** What the component sends as User-Agent (on requests that carry none of their own); by default the target's. */
+    readonly userAgent: string | undefined = target.userAgent,
   ) {}
 
   get isReachable(): boolean {
