@@ -67,8 +67,8 @@ export interface FieldManagerContext {
   hasStatusSubresource: boolean;
   /**
    * Who is writing (the acting user). Memory only: the interner matches a writer's new documents against that
-   * writer's recent ones. Every kubelet writes as the manager "kubelet", and its status documents name its
-   * node's address, so they match its own earlier ones, not another node's.
+   * writer's recent ones, then the manager's. Every kubelet writes as the manager "kubelet": its pods' status
+   * documents name its node's address, so they match its own earlier ones; its Lease's matches any node's.
    */
   writer?: string;
 }
@@ -147,7 +147,8 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
     }
     // An unchanged set keeps its document: re-encoding it would give the same keys in the same order. A new
     // document is shared with the equal one this manager wrote last, when there is one.
-    const fieldsV1 = m.fieldsV1 ?? (interner ? internedDocument(interner, id, m.set.toFieldsV1()) : m.set.toFieldsV1());
+    const shared = id === managerKey ? undefined : managerKey;
+    const fieldsV1 = m.fieldsV1 ?? (interner ? internedDocument(interner, id, m.set.toFieldsV1(), shared) : m.set.toFieldsV1());
     // One literal per shape: a property added to a literal afterwards goes to a separate property array (per
     // entry: a status writer's entry is its own, as its document differs per pod), and deleting one makes the
     // entry a dictionary.
@@ -159,7 +160,7 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
         : m.subresource
           ? { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, time: m.time, fieldsType: 'FieldsV1', fieldsV1, subresource: m.subresource }
           : { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, time: m.time, fieldsType: 'FieldsV1', fieldsV1 };
-    entries.push(interner && Object.isFrozen(fieldsV1) ? interner.entry(id, e) : e);
+    entries.push(interner && Object.isFrozen(fieldsV1) ? interner.entry(id, e, shared) : e);
   }
   const seconds = (t?: string): number => (t ? Date.parse(t) / 1000 : 0);
   // A copy at its exact length: the list is stored with the object, and one grown by push keeps room for 16
@@ -175,8 +176,8 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
 }
 
 /** The shared, frozen copy of a freshly encoded document; canonical by construction, so known as such. */
-function internedDocument(interner: ManagedFieldsInterner, id: string, doc: Record<string, unknown>): Record<string, unknown> {
-  const out = interner.document(id, doc);
+function internedDocument(interner: ManagedFieldsInterner, key: string, doc: Record<string, unknown>, sharedKey?: string): Record<string, unknown> {
+  const out = interner.document(key, doc, sharedKey);
   canonicalDocs.add(out);
   return out;
 }
@@ -277,9 +278,10 @@ export class FieldManager {
     // Most creates of a manager have a recent twin (pods of one template, events of one kind): matching the
     // object against its documents builds nothing.
     const key = internKey(id, ctx);
-    const doc = this.interner.find(key, (d) => matchesAddedFieldsV1(view, this.hints, d)) ?? addedFieldsV1(view, this.hints);
+    const shared = key === id ? undefined : id;
+    const doc = this.interner.find(key, (d) => matchesAddedFieldsV1(view, this.hints, d), shared) ?? addedFieldsV1(view, this.hints);
     if (!fieldsV1Empty(doc)) {
-      const fieldsV1 = this.interner.document(key, doc);
+      const fieldsV1 = this.interner.document(key, doc, shared);
       canonicalDocs.add(fieldsV1);
       managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: ctx.time, set: lazySet, fieldsV1, entry: undefined });
     }

@@ -20,6 +20,20 @@ describe('ManagedFieldsInterner', () => {
     expect(interner.document('other', status('10.0.0.1'))).not.toBe(first);
   });
 
+  it('finds a writer’s document among its own recent ones, then among its manager’s', () => {
+    const interner = new ManagedFieldsInterner();
+    const lease = { 'f:spec': { 'f:renewTime': {} } };
+    const a = interner.document('kubelet\nnode-a', lease, 'kubelet');
+    // Another writer of the same manager shares a document every writer makes alike…
+    expect(interner.document('kubelet\nnode-b', { 'f:spec': { 'f:renewTime': {} } }, 'kubelet')).toBe(a);
+    // …and keeps its own recent ones: after nine other documents of node-a, node-b's is still found.
+    for (let i = 0; i < 9; i++) interner.document('kubelet\nnode-a', status(`10.0.1.${i}`), 'kubelet');
+    const b = interner.document('kubelet\nnode-b', status('10.0.2.1'), 'kubelet');
+    for (let i = 0; i < 9; i++) interner.document('kubelet\nnode-a', status(`10.0.3.${i}`), 'kubelet');
+    expect(interner.document('kubelet\nnode-b', status('10.0.2.1'), 'kubelet')).toBe(b);
+    expect(interner.find('kubelet\nnode-c', (d) => d === a, 'kubelet')).toBeUndefined();
+  });
+
   it('gives a list of one interned entry the one frozen list of that entry', () => {
     const interner = new ManagedFieldsInterner();
     const fieldsV1 = interner.document('recorder', { 'f:count': {}, 'f:message': {} });

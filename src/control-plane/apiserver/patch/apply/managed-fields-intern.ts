@@ -26,74 +26,60 @@ export class ManagedFieldsInterner {
   private readonly singles = new WeakMap<InternedEntry, readonly InternedEntry[]>();
 
   /**
-   * doc (canonical, as encoding emits it), or an equal document this manager produced recently. The result
-   * is deeply frozen. Canonical documents order their keys the same way, so equal members mean equal text.
+   * doc (canonical, as encoding emits it), or an equal document recently produced under key, else under
+   * sharedKey (the manager's, when key is one writer's within it: documents every writer makes alike, such
+   * as a Lease's, are found there). The result is deeply frozen. Canonical documents order their keys the
+   * same way, so equal members mean equal text.
    */
-  document(managerId: string, doc: Record<string, unknown>): Record<string, unknown> {
-    let recent = this.docs.get(managerId);
-    if (!recent) {
-      recent = [];
-      this.docs.set(managerId, recent);
-    }
+  document(key: string, doc: Record<string, unknown>, sharedKey?: string): Record<string, unknown> {
+    const recent = recentList(this.docs, key);
     // A new document often differs from a recent one in one branch (a pod's status differs from another's
     // by its podIPs key): it takes their equal subtrees instead of holding its own. Done first, so comparing it
     // with the recent documents (which share those subtrees too) stops at the first identical subtree.
     for (let i = 0; i < recent.length && i < shareWithRecent; i++) shareSubtrees(doc, recent[i]!);
-    for (let i = 0; i < recent.length; i++) {
-      const d = recent[i]!;
-      if (d === doc || fieldsV1Equal(d, doc)) {
-        if (i > 0) moveToFront(recent, i);
-        return d;
-      }
+    const same = (d: Record<string, unknown>): boolean => d === doc || fieldsV1Equal(d, doc);
+    const found = findRecent(recent, same) ?? (sharedKey !== undefined ? findRecent(recentList(this.docs, sharedKey), same) : undefined);
+    if (found !== undefined) {
+      if (recent[0] !== found) remember(recent, found);
+      return found;
     }
     deepFreezeDoc(doc);
-    recent.unshift(doc);
-    if (recent.length > recentPerManager) recent.pop();
+    remember(recent, doc);
+    if (sharedKey !== undefined) remember(recentList(this.docs, sharedKey), doc);
     return doc;
   }
 
   /**
-   * The first of this manager's recent documents that matches, moved to the front; undefined when none does.
-   * Lets a caller test a value against the documents without building its own.
+   * The first recent document under key (then sharedKey) that matches, moved to the front of key's;
+   * undefined when none does. Lets a caller test a value against the documents without building its own.
    */
-  find(managerId: string, matches: (doc: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
-    const recent = this.docs.get(managerId);
-    if (!recent) return undefined;
-    for (let i = 0; i < recent.length; i++) {
-      const d = recent[i]!;
-      if (!matches(d)) continue;
-      if (i > 0) moveToFront(recent, i);
-      return d;
-    }
-    return undefined;
+  find(key: string, matches: (doc: Record<string, unknown>) => boolean, sharedKey?: string): Record<string, unknown> | undefined {
+    const recent = recentList(this.docs, key);
+    const found = findRecent(recent, matches) ?? (sharedKey !== undefined ? findRecent(recentList(this.docs, sharedKey), matches) : undefined);
+    if (found !== undefined && recent[0] !== found) remember(recent, found);
+    return found;
   }
 
-  /** entry (its fieldsV1 interned already), or an identical entry this manager produced recently; frozen. */
-  entry<E extends InternedEntry>(managerId: string, e: E): E {
-    let recent = this.entries.get(managerId);
-    if (!recent) {
-      recent = [];
-      this.entries.set(managerId, recent);
-    }
-    for (let i = 0; i < recent.length; i++) {
-      const r = recent[i]!;
-      if (
-        r.fieldsV1 === e.fieldsV1 &&
-        r.time === e.time &&
-        r.manager === e.manager &&
-        r.operation === e.operation &&
-        r.apiVersion === e.apiVersion &&
-        r.subresource === e.subresource &&
-        hasOwn(r, 'time') === hasOwn(e, 'time') &&
-        hasOwn(r, 'subresource') === hasOwn(e, 'subresource')
-      ) {
-        if (i > 0) moveToFront(recent, i);
-        return r as E;
-      }
+  /** entry (its fieldsV1 interned already), or an identical entry produced recently under key (then sharedKey); frozen. */
+  entry<E extends InternedEntry>(key: string, e: E, sharedKey?: string): E {
+    const recent = recentList(this.entries, key);
+    const same = (r: InternedEntry): boolean =>
+      r.fieldsV1 === e.fieldsV1 &&
+      r.time === e.time &&
+      r.manager === e.manager &&
+      r.operation === e.operation &&
+      r.apiVersion === e.apiVersion &&
+      r.subresource === e.subresource &&
+      hasOwn(r, 'time') === hasOwn(e, 'time') &&
+      hasOwn(r, 'subresource') === hasOwn(e, 'subresource');
+    const found = findRecent(recent, same) ?? (sharedKey !== undefined ? findRecent(recentList(this.entries, sharedKey), same) : undefined);
+    if (found !== undefined) {
+      if (recent[0] !== found) remember(recent, found);
+      return found as E;
     }
     Object.freeze(e);
-    recent.unshift(e);
-    if (recent.length > recentPerManager) recent.pop();
+    remember(recent, e);
+    if (sharedKey !== undefined) remember(recentList(this.entries, sharedKey), e);
     return e;
   }
 
@@ -109,6 +95,34 @@ export class ManagedFieldsInterner {
     if (!one) this.singles.set(e, (one = Object.freeze([e])));
     return one as E[];
   }
+}
+
+function recentList<T>(lists: Map<string, T[]>, key: string): T[] {
+  let recent = lists.get(key);
+  if (!recent) lists.set(key, (recent = []));
+  return recent;
+}
+
+/** The first element matching, moved to the front; undefined when none does. */
+function findRecent<T>(recent: T[], matches: (x: T) => boolean): T | undefined {
+  for (let i = 0; i < recent.length; i++) {
+    const x = recent[i]!;
+    if (!matches(x)) continue;
+    if (i > 0) moveToFront(recent, i);
+    return x;
+  }
+  return undefined;
+}
+
+/** x at the front of recent (moved there when it is in it already), the oldest dropped past the bound. */
+function remember<T>(recent: T[], x: T): void {
+  const at = recent.indexOf(x);
+  if (at >= 0) {
+    if (at > 0) moveToFront(recent, at);
+    return;
+  }
+  recent.unshift(x);
+  if (recent.length > recentPerManager) recent.pop();
 }
 
 /** How many recent documents a new one takes equal subtrees from. */
