@@ -403,7 +403,7 @@ export class MvccStore implements Store {
       return;
     }
     if (batch.events.length === 1) {
-      this.dispatchOne(batch);
+      this.forEachWatcherOf(batch.events[0].kv.key, (w) => this.enqueue(w, batch, true));
       return;
     }
     const perWatcher = new Map<Watcher, StoreEvent[]>();
@@ -483,7 +483,6 @@ export class MvccStore implements Store {
   private dispatchIndexedOne(batch: RevisionBatch): void {
     const key = batch.events[0].kv.key;
     this.dispatchOneToDir('', key, batch);
-    // dirsOf's prefixes, not fresh slices: the same strings every write to the directory, hashed once.
     const dirs = this.dirsOf(key);
     for (let i = 0; i < dirs.length; i++) this.dispatchOneToDir(dirs[i]!, key, batch);
   }
@@ -492,7 +491,7 @@ export class MvccStore implements Store {
     const idx = this.indexByDir.get(dir);
     const set = this.watchersByDir.get(dir);
     if (!idx) {
-      this.enqueueAll(set, dir, key, batch);
+      this.forEachWatcherIn(dir, key, (w) => this.enqueue(w, batch, true));
       return;
     }
     let plain: Watcher[] = noWatchers;
@@ -590,27 +589,20 @@ export class MvccStore implements Store {
     }
   }
 
-  /** dispatch() of a batch of one event without indexed directories: the whole batch to each watcher it reaches. */
-  private dispatchOne(batch: RevisionBatch): void {
-    const key = batch.events[0].kv.key;
-    this.enqueueAll(this.watchersByDir.get(''), '', key, batch);
-    const dirs = this.dirsOf(key);
-    for (let i = 0; i < dirs.length; i++) this.enqueueAll(this.watchersByDir.get(dirs[i]!), dirs[i]!, key, batch);
-  }
-
-  private enqueueAll(set: Set<Watcher> | undefined, dir: string, key: string, batch: RevisionBatch): void {
-    if (set) for (const w of set) if (w.prefix.length === dir.length || key.startsWith(w.prefix)) this.enqueue(w, batch, true);
-  }
-
-  /** Looks only at watchers indexed under the key's own directory prefixes, never at all watchers. */
+  /**
+   * Looks only at watchers indexed under the key's own directory prefixes, never at all watchers. The prefixes
+   * are dirsOf's: the same strings every write to the directory, hashed once.
+   */
   private forEachWatcherOf(key: string, fn: (w: Watcher) => void): void {
-    const visit = (dir: string): void => {
-      const set = this.watchersByDir.get(dir);
-      if (!set) return;
-      for (const w of set) if (w.prefix.length === dir.length || key.startsWith(w.prefix)) fn(w);
-    };
-    visit('');
-    for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) visit(key.slice(0, i + 1));
+    this.forEachWatcherIn('', key, fn);
+    const dirs = this.dirsOf(key);
+    for (let i = 0; i < dirs.length; i++) this.forEachWatcherIn(dirs[i]!, key, fn);
+  }
+
+  /** The watchers of one directory whose prefix the key has. */
+  private forEachWatcherIn(dir: string, key: string, fn: (w: Watcher) => void): void {
+    const set = this.watchersByDir.get(dir);
+    if (set) for (const w of set) if (w.prefix.length === dir.length || key.startsWith(w.prefix)) fn(w);
   }
 
   private enqueue(w: Watcher, batch: RevisionBatch, live: boolean): void {

@@ -16,7 +16,7 @@ import { newTooLargeResourceVersion, newTooOldResourceVersion, toStatus, type St
 import { formatApiVersion, WatchEventType, type KubeObject, type WatchEvent } from '../../../shared/api/types';
 import { TraceKind } from '../../../shared/protocol/trace';
 import { resourcePrefix } from '../../store/keys';
-import { StoreEventType, type RevisionBatch, type StoreWatch, type WatchIndex, type WatchOptions } from '../../store/types';
+import { StoreEventType, type RevisionBatch, type StoreEvent, type StoreWatch, type WatchIndex, type WatchOptions } from '../../store/types';
 import type { ResourceContext } from '../pipeline/context';
 import { storedView } from '../storage/object-codec';
 import { exactFieldRequirement, parseSelection, selectionMatches, storedFieldValue } from '../storage/selection';
@@ -84,18 +84,23 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
 
   const matches = (obj: KubeObject): boolean => selectionMatches(selection, obj, ctx.rt, ctx.strategy);
 
-  // A watch without selectors (every informer's) takes every event as it is: no selection to evaluate.
-  const onBatchOfAll = (batch: RevisionBatch): void => {
-    const n = batch.events.length;
-    if (stopped || n === 0) return onBatch(batch);
-    lastRevision = batch.revision;
-    const events: WatchEvent[] = [];
-    for (let i = 0; i < n; i++) {
-      const ev = batch.events[i]!;
+  /** What a store event is to this watcher, if anything. */
+  const watchEventOf = (ev: StoreEvent, revision: number): WatchEvent | undefined => {
+    // A watch without selectors (every informer's) takes every event as it is: no selection to evaluate.
+    if (selection.everything) {
       const type = ev.type === StoreEventType.Delete ? WatchEventType.Deleted : ev.prevKv ? WatchEventType.Modified : WatchEventType.Added;
-      events.push({ type, object: storedView(ev.kv) });
+      return { type, object: storedView(ev.kv) };
     }
-    deliver(events, batch.revision, commits?.seqOf(batch.revision));
+    if (ev.type === StoreEventType.Delete) {
+      const last = ev.prevKv?.value ?? ev.kv.value;
+      return matches(last) ? { type: WatchEventType.Deleted, object: storedView(ev.kv) } : undefined;
+    }
+    const nowMatches = matches(ev.kv.value);
+    const wasMatching = ev.prevKv ? matches(ev.prevKv.value) : false;
+    if (nowMatches) return { type: wasMatching ? WatchEventType.Modified : WatchEventType.Added, object: storedView(ev.kv) };
+    // Stopped matching: a delete carrying the last matching content at this event's revision.
+    if (wasMatching && ev.prevKv) return { type: WatchEventType.Deleted, object: storedView(ev.prevKv, revision) };
+    return undefined;
   };
 
   const onBatch = (batch: RevisionBatch): void => {
@@ -104,21 +109,9 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
     // Most batches reach a watcher with nothing for it (every kubelet sees every pod write): the list is made
     // only when an event matches.
     let events: WatchEvent[] | undefined;
-    for (const ev of batch.events) {
-      let out: WatchEvent | undefined;
-      if (ev.type === StoreEventType.Delete) {
-        const last = ev.prevKv?.value ?? ev.kv.value;
-        if (matches(last)) out = { type: WatchEventType.Deleted, object: storedView(ev.kv) };
-      } else {
-        const nowMatches = matches(ev.kv.value);
-        const wasMatching = ev.prevKv ? matches(ev.prevKv.value) : false;
-        if (nowMatches && wasMatching) out = { type: WatchEventType.Modified, object: storedView(ev.kv) };
-        else if (nowMatches) out = { type: WatchEventType.Added, object: storedView(ev.kv) };
-        else if (wasMatching && ev.prevKv) {
-          // Stopped matching: a delete carrying the last matching content at this event's revision.
-          out = { type: WatchEventType.Deleted, object: storedView(ev.prevKv, batch.revision) };
-        }
-      }
+    const all = batch.events;
+    for (let i = 0; i < all.length; i++) {
+      const out = watchEventOf(all[i]!, batch.revision);
       if (out) (events ??= []).push(out);
     }
     if (events) deliver(events, batch.revision, commits?.seqOf(batch.revision));
@@ -176,7 +169,7 @@ export function startWatch(ctx: ResourceContext, handler: (events: WatchEvent[])
   try {
     storeWatch = (store.watch as (o: WatchOptions, h: (b: RevisionBatch) => void, e?: (s: Status) => void) => StoreWatch)(
       index ? { afterRevision: startRevision, prefix, index } : { afterRevision: startRevision, prefix },
-      selection.everything ? onBatchOfAll : onBatch,
+      onBatch,
       onError,
     );
   } catch (err) {

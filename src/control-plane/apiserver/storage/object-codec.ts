@@ -54,7 +54,7 @@ function registerParts(stored: KubeObject, fields: readonly string[]): void {
 
 /** Whether value is the `field` part of a stored object of `kind` (so decoding it again would give an equal value). */
 export function isStoredPart(value: unknown, apiVersion: string, kind: string, field: string): boolean {
-  const r = typeof value === "object" && value !== null && storedParts.get(value) === storedPartTag(apiVersion, kind, field); return r;
+  return typeof value === 'object' && value !== null && storedParts.get(value) === storedPartTag(apiVersion, kind, field);
 }
 
 /** toStored of what the kind's strategy stores for obj: its storedForm, when it has one (shared subtrees). */

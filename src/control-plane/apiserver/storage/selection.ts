@@ -104,11 +104,9 @@ export function exactFieldRequirement(sel: Selection): { field: string; value: s
 
 /** A stored value's field, as field selectors read it ('' when the object has no such field). */
 export function storedFieldValue(obj: KubeObject, field: string, rt: ResourceType, strategy: ResourceStrategy): string {
-  // The index reads one field of each write's old and new value; the old one has usually left the cache.
-  if (strategy.selectableField && !storedFieldsCache.has(obj)) {
-    const one = strategy.selectableField(obj, field);
-    if (one !== undefined) return one;
-  }
+  // The index reads one field of each write's old and new value: read alone where the kind can.
+  const one = strategy.selectableField?.(obj, field);
+  if (one !== undefined) return one;
   const fields = storedFields(obj, rt, strategy);
   return Object.prototype.hasOwnProperty.call(fields, field) ? fields[field] : '';
 }

@@ -377,9 +377,23 @@ export class FieldManager {
   }
 }
 
-/** Where the interner keeps a writing manager's recent documents: per manager, and per writer within it. */
+/**
+ * Where the interner keeps a writing manager's recent documents: per manager, and per writer within it. The key
+ * is made once per manager and writer (every write asks for it).
+ */
+const internKeys = new Map<string, Map<string, string>>();
+
 function internKey(id: string, ctx: FieldManagerContext): string {
-  return ctx.writer ? `${id}\n${ctx.writer}` : id;
+  const writer = ctx.writer;
+  if (!writer) return id;
+  let byId = internKeys.get(writer);
+  if (!byId) {
+    if (internKeys.size >= 16384) internKeys.clear();
+    internKeys.set(writer, (byId = new Map()));
+  }
+  let key = byId.get(id);
+  if (key === undefined) byId.set(id, (key = `${id}\n${writer}`));
+  return key;
 }
 
 /** The entries a write starts from: the live object's, unless the request set managedFields itself. */

@@ -37,15 +37,10 @@ export class ManagedFieldsInterner {
     // by its podIPs key): it takes their equal subtrees instead of holding its own. Done first, so comparing it
     // with the recent documents (which share those subtrees too) stops at the first identical subtree.
     for (let i = 0; i < recent.length && i < shareWithRecent; i++) shareSubtrees(doc, recent[i]!);
-    const same = (d: Record<string, unknown>): boolean => d === doc || fieldsV1Equal(d, doc);
-    const found = findRecent(recent, same) ?? (sharedKey !== undefined ? findRecent(recentList(this.docs, sharedKey), same) : undefined);
-    if (found !== undefined) {
-      if (recent[0] !== found) remember(recent, found);
-      return found;
-    }
+    const found = recall(this.docs, key, sharedKey, (d) => d === doc || fieldsV1Equal(d, doc));
+    if (found !== undefined) return found;
     deepFreezeDoc(doc);
-    remember(recent, doc);
-    if (sharedKey !== undefined) remember(recentList(this.docs, sharedKey), doc);
+    rememberUnder(this.docs, key, sharedKey, doc);
     return doc;
   }
 
@@ -54,15 +49,11 @@ export class ManagedFieldsInterner {
    * undefined when none does. Lets a caller test a value against the documents without building its own.
    */
   find(key: string, matches: (doc: Record<string, unknown>) => boolean, sharedKey?: string): Record<string, unknown> | undefined {
-    const recent = recentList(this.docs, key);
-    const found = findRecent(recent, matches) ?? (sharedKey !== undefined ? findRecent(recentList(this.docs, sharedKey), matches) : undefined);
-    if (found !== undefined && recent[0] !== found) remember(recent, found);
-    return found;
+    return recall(this.docs, key, sharedKey, matches);
   }
 
   /** entry (its fieldsV1 interned already), or an identical entry produced recently under key (then sharedKey); frozen. */
   entry<E extends InternedEntry>(key: string, e: E, sharedKey?: string): E {
-    const recent = recentList(this.entries, key);
     const same = (r: InternedEntry): boolean =>
       r.fieldsV1 === e.fieldsV1 &&
       r.time === e.time &&
@@ -72,14 +63,10 @@ export class ManagedFieldsInterner {
       r.subresource === e.subresource &&
       hasOwn(r, 'time') === hasOwn(e, 'time') &&
       hasOwn(r, 'subresource') === hasOwn(e, 'subresource');
-    const found = findRecent(recent, same) ?? (sharedKey !== undefined ? findRecent(recentList(this.entries, sharedKey), same) : undefined);
-    if (found !== undefined) {
-      if (recent[0] !== found) remember(recent, found);
-      return found as E;
-    }
+    const found = recall(this.entries, key, sharedKey, same);
+    if (found !== undefined) return found as E;
     Object.freeze(e);
-    remember(recent, e);
-    if (sharedKey !== undefined) remember(recentList(this.entries, sharedKey), e);
+    rememberUnder(this.entries, key, sharedKey, e);
     return e;
   }
 
@@ -101,6 +88,20 @@ function recentList<T>(lists: Map<string, T[]>, key: string): T[] {
   let recent = lists.get(key);
   if (!recent) lists.set(key, (recent = []));
   return recent;
+}
+
+/** The first recent value under key, then sharedKey, that matches; brought to the front of key's. */
+function recall<T>(lists: Map<string, T[]>, key: string, sharedKey: string | undefined, matches: (x: T) => boolean): T | undefined {
+  const recent = recentList(lists, key);
+  const found = findRecent(recent, matches) ?? (sharedKey !== undefined ? findRecent(recentList(lists, sharedKey), matches) : undefined);
+  if (found !== undefined && recent[0] !== found) remember(recent, found);
+  return found;
+}
+
+/** A new value, remembered under key and sharedKey. */
+function rememberUnder<T>(lists: Map<string, T[]>, key: string, sharedKey: string | undefined, x: T): void {
+  remember(recentList(lists, key), x);
+  if (sharedKey !== undefined) remember(recentList(lists, sharedKey), x);
 }
 
 /** The first element matching, moved to the front; undefined when none does. */

@@ -98,22 +98,25 @@ export function validateNoNewFinalizers(newF: string[] | undefined, oldF: string
   return [fieldErr.forbidden(path, `no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(extra)}`)];
 }
 
-/** The field paths under one ObjectMeta path, made once per path (every write validates its metadata). */
-interface MetaPaths {
-  generateName: string;
-  name: string;
-  namespace: string;
-  generation: string;
-  labels: string;
-  annotations: string;
-  ownerReferences: string;
-  finalizers: string;
-  resourceVersion: string;
-  uid: string;
-  creationTimestamp: string;
-  deletionTimestamp: string;
-  deletionGracePeriodSeconds: string;
-}
+/** The ObjectMeta fields validation names in its errors. */
+const metaFields = [
+  'generateName',
+  'name',
+  'namespace',
+  'generation',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'resourceVersion',
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+] as const;
+
+/** The field paths under one ObjectMeta path ("metadata.name"…), made once per path (every write validates its metadata). */
+type MetaPaths = Record<(typeof metaFields)[number], string>;
 
 const metaPathsByPath = new Map<string, MetaPaths>();
 
@@ -121,21 +124,7 @@ function metaPaths(path: string): MetaPaths {
   let p = metaPathsByPath.get(path);
   if (!p) {
     if (metaPathsByPath.size >= 256) metaPathsByPath.clear();
-    p = {
-      generateName: `${path}.generateName`,
-      name: `${path}.name`,
-      namespace: `${path}.namespace`,
-      generation: `${path}.generation`,
-      labels: `${path}.labels`,
-      annotations: `${path}.annotations`,
-      ownerReferences: `${path}.ownerReferences`,
-      finalizers: `${path}.finalizers`,
-      resourceVersion: `${path}.resourceVersion`,
-      uid: `${path}.uid`,
-      creationTimestamp: `${path}.creationTimestamp`,
-      deletionTimestamp: `${path}.deletionTimestamp`,
-      deletionGracePeriodSeconds: `${path}.deletionGracePeriodSeconds`,
-    };
+    p = Object.fromEntries(metaFields.map((f) => [f, `${path}.${f}`])) as MetaPaths;
     metaPathsByPath.set(path, p);
   }
   return p;

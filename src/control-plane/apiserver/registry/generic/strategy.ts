@@ -108,9 +108,16 @@ export function keepOldNonStatus(obj: KubeObject, old: KubeObject): void {
 }
 
 export function baseSelectableFields(obj: KubeObject, namespaced: boolean): Record<string, string> {
-  const out: Record<string, string> = { 'metadata.name': obj.metadata?.name ?? '' };
-  if (namespaced) out['metadata.namespace'] = obj.metadata?.namespace ?? '';
+  const out: Record<string, string> = { 'metadata.name': baseSelectableField(obj, 'metadata.name', namespaced)! };
+  if (namespaced) out['metadata.namespace'] = baseSelectableField(obj, 'metadata.namespace', namespaced)!;
   return out;
+}
+
+/** One of baseSelectableFields' values (undefined: not one of them). */
+function baseSelectableField(obj: KubeObject, field: string, namespaced: boolean): string | undefined {
+  if (field === 'metadata.name') return obj.metadata?.name ?? '';
+  if (field === 'metadata.namespace' && namespaced) return obj.metadata?.namespace ?? '';
+  return undefined;
 }
 
 export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStrategy {
@@ -173,11 +180,7 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
   };
   if (rules.selectableField) {
     const kindField = rules.selectableField;
-    strategy.selectableField = (obj, field) => {
-      if (field === 'metadata.name') return obj.metadata?.name ?? '';
-      if (field === 'metadata.namespace') return rt.namespaced ? (obj.metadata?.namespace ?? '') : undefined;
-      return kindField(obj, field);
-    };
+    strategy.selectableField = (obj, field) => baseSelectableField(obj, field, rt.namespaced) ?? kindField(obj, field);
   }
 
   if (rules.sharedSubtrees || rules.sharedByText) {

@@ -3,7 +3,7 @@
 import type { CycleState } from '../../framework/cycle-state';
 import { MaxNodeScore, type ScorePlugin } from '../../framework/interface';
 import type { NodeInfo, PodInfo } from '../../framework/types';
-import { amount, defaultResources, isCPUAndMemory, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
+import { amount, defaultResources, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
 
 export const Name = 'NodeResourcesBalancedAllocation';
 
@@ -54,23 +54,6 @@ export class BalancedAllocation {
   /** score for every node: the scored resources and the pod's requests looked up once. */
   scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
     const { names, podRequests } = scoredResources(pod, this.resources, true);
-    if (isCPUAndMemory(names)) {
-      // The default resources: balancedResourceScore of two fractions (the std of two is half their
-      // difference), the fields read directly; the same arithmetic in the same order.
-      const [podCPU, podMemory] = podRequests;
-      for (let n = 0; n < nodes.length; n++) {
-        const allocatable = nodes[n].allocatable;
-        const requested = nodes[n].requested;
-        let std = 0;
-        if (allocatable.milliCPU !== 0 && allocatable.memory !== 0) {
-          const cpu = Math.min((requested.milliCPU + podCPU) / allocatable.milliCPU, 1);
-          const memory = Math.min((requested.memory + podMemory) / allocatable.memory, 1);
-          std = Math.abs((cpu - memory) / 2);
-        }
-        out[n] = Math.trunc((1 - std) * MaxNodeScore);
-      }
-      return;
-    }
     const requested = this.requested;
     const allocatable = this.allocatable;
     for (let n = 0; n < nodes.length; n++) {

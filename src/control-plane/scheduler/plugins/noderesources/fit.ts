@@ -15,7 +15,7 @@ import {
 } from '../../framework/interface';
 import { Code, newStatus, type Status } from '../../framework/status';
 import { NodeInfo, newPodInfo, type NodeObject, type PodInfo, type PodObject } from '../../framework/types';
-import { amount, defaultResources, isCPUAndMemory, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
+import { amount, defaultResources, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
 
 export const Name = 'NodeResourcesFit';
 export const ReasonTooManyPods = 'Too many pods';
@@ -141,27 +141,6 @@ export class Fit {
   /** score for every node: the scored resources and the pod's requests looked up once. */
   scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
     const { names, weights, podRequests } = scoredResources(pod, this.resources, false);
-    if (isCPUAndMemory(names)) {
-      // The default resources: the fields read directly, the same arithmetic in the same order.
-      const [cpuWeight, memoryWeight] = weights;
-      const [podCPU, podMemory] = podRequests;
-      for (let n = 0; n < nodes.length; n++) {
-        const allocatable = nodes[n].allocatable;
-        const requested = nodes[n].nonZeroRequested;
-        let nodeScore = 0;
-        let weightSum = 0;
-        if (allocatable.milliCPU !== 0) {
-          nodeScore += leastRequestedScore(requested.milliCPU + podCPU, allocatable.milliCPU) * cpuWeight;
-          weightSum += cpuWeight;
-        }
-        if (allocatable.memory !== 0) {
-          nodeScore += leastRequestedScore(requested.memory + podMemory, allocatable.memory) * memoryWeight;
-          weightSum += memoryWeight;
-        }
-        out[n] = weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
-      }
-      return;
-    }
     for (let n = 0; n < nodes.length; n++) {
       const nodeInfo = nodes[n];
       let nodeScore = 0;

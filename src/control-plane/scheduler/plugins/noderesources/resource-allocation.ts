@@ -93,8 +93,3 @@ export function scoredResources(pod: PodInfo, resources: readonly ResourceSpec[]
   }
   return out;
 }
-
-/** Whether the scored resources are cpu then memory (the default): the scorers then read those fields directly. */
-export function isCPUAndMemory(names: readonly string[]): boolean {
-  return names.length === 2 && names[0] === ResourceName.CPU && names[1] === ResourceName.Memory;
-}
