@@ -3,14 +3,20 @@ import { frozenCopy, setOwn } from './json-value';
 import { objectFor } from './sized-object';
 
 describe('objectFor', () => {
-  it('gives an empty object below five keys, and one holding the keys in order (each null) from five on', () => {
-    expect(Object.keys(objectFor(['a', 'b', 'c', 'd']))).toEqual([]);
-    const keys = ['apiVersion', 'kind', 'metadata', 'spec', 'status'];
-    const o = objectFor(keys);
-    expect(Object.keys(o)).toEqual(keys);
-    expect(Object.values(o)).toEqual([null, null, null, null, null]);
-    expect(objectFor(keys)).not.toBe(o); // a new object every time
-    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+  it('gives a new, empty plain object for any number of keys, whose members keep the order they are set in', () => {
+    for (const n of [1, 4, 5, 12, 64, 65]) {
+      const keys = Array.from({ length: n }, (_, i) => `k${n - i}`);
+      const made = [objectFor(keys), objectFor(keys)];
+      expect(made[0]).not.toBe(made[1]);
+      for (const o of made) {
+        expect(Object.keys(o)).toEqual([]);
+        expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+        expect(o.constructor).toBe(Object);
+        keys.forEach((k, i) => (o[k] = i));
+        expect(Object.keys(o)).toEqual(keys);
+        expect(JSON.stringify(o)).toBe(JSON.stringify(Object.fromEntries(keys.map((k, i) => [k, i]))));
+      }
+    }
   });
 
   it('keeps "__proto__" and other odd keys as own data members', () => {
