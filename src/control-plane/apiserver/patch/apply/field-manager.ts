@@ -8,7 +8,7 @@ import { StatusReason, StatusError, type Status, type StatusCause } from '../../
 import type { KubeObject } from '../../../../shared/api/types';
 import type { SchemaHints } from '../list-types';
 import { containsUndefined, deepCopy, deepEqual, hasOwn, isJsonObject, setOwn } from '../json-value';
-import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Intersects, isCanonicalFieldsV1, pathString, type FieldPathElements } from './field-set';
+import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Intersects, isCanonicalFieldsV1, mergeFieldsV1, pathString, type FieldPathElements } from './field-set';
 import { addedFieldsV1, compareValues, matchesAddedFieldsV1, comparisonEmpty, mergeValues, removePath, toFieldSet } from './typed-value';
 import { ManagedFieldsInterner } from './managed-fields-intern';
 
@@ -234,21 +234,24 @@ export class FieldManager {
     const changed = modified.empty() ? added : added.empty() ? modified : modified.union(added);
     const anyRemoved = !removed.empty();
     const id = managerId({ manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource });
+    const key = internKey(id, ctx);
     const managers = new Map<string, ManagerState>();
     // Most writes touch few fields: a manager whose set they miss keeps its set (and its encoded document),
     // found by looking the changed fields up in its document rather than decoding it.
     let mine: PendingManager | undefined;
-    for (const [key, p] of pending) {
-      if (key === id) {
+    for (const [otherId, p] of pending) {
+      if (otherId === id) {
         mine = p;
         continue;
       }
       const touched = fieldsV1Intersects(p.doc, changed) || (anyRemoved && fieldsV1Intersects(p.doc, removed));
       if (!touched) {
-        managers.set(key, decodedOrKept(p));
+        managers.set(otherId, decodedOrKept(p));
         continue;
       }
-      managers.set(key, managerState(p, FieldSet.fromFieldsV1(p.doc).difference(changed).difference(removed), undefined, undefined));
+      const doc = canonicalDoc(p.doc);
+      if (doc === undefined) managers.set(otherId, managerState(p, FieldSet.fromFieldsV1(p.doc).difference(changed).difference(removed), undefined, undefined));
+      else managers.set(otherId, managerState(p, lazySet, internedDocument(this.interner, otherId, mergeFieldsV1(doc, [changed, removed], undefined)), undefined));
     }
     const unchanged = mine !== undefined && !(anyRemoved && fieldsV1Intersects(mine.doc, removed)) && fieldsV1ContainsAll(mine.doc, changed);
     let set: FieldSet;
@@ -259,12 +262,17 @@ export class FieldManager {
       const kept = decodedOrKept(mine!);
       ({ set, fieldsV1 } = kept);
       empty = fieldsV1 !== undefined ? fieldsV1Empty(fieldsV1) : set.empty();
+    } else if (mine !== undefined && canonicalDoc(mine.doc) !== undefined) {
+      // Its document with the removed fields taken out and the changed ones added, sharing the rest.
+      set = lazySet;
+      fieldsV1 = internedDocument(this.interner, key, mergeFieldsV1(mine.doc as Record<string, unknown>, [removed], changed), key === id ? undefined : id);
+      empty = fieldsV1Empty(fieldsV1);
     } else {
       set = mine ? FieldSet.fromFieldsV1(mine.doc).difference(removed).union(changed) : changed;
       empty = set.empty();
     }
     managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: empty ? mine?.time : ctx.time, set, fieldsV1, entry: undefined });
-    return this.finish(live, next, managers, comparisonEmpty(comparison), { id, key: internKey(id, ctx) });
+    return this.finish(live, next, managers, comparisonEmpty(comparison), { id, key });
   }
 
   /**

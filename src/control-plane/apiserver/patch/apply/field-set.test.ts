@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Intersects, isCanonicalFieldsV1 } from './field-set';
+import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Intersects, isCanonicalFieldsV1, mergeFieldsV1 } from './field-set';
 
 describe('isCanonicalFieldsV1', () => {
   it('accepts exactly what toFieldsV1 emits, so an unchanged set may keep its document', () => {
@@ -130,5 +130,47 @@ describe('fieldsV1Intersects / fieldsV1ContainsAll / fieldsV1Empty', () => {
     expect(fieldsV1ContainsAll(d, FieldSet.of([['f:spec']]))).toBe(false);
     expect(fieldsV1Empty({ '.': {} })).toBe(true);
     expect(fieldsV1Empty(d)).toBe(false);
+  });
+});
+
+describe('mergeFieldsV1', () => {
+  const element = fc.constantFrom('f:a', 'f:b', 'f:spec', 'k:{"name":"x"}', 'v:"y"', 'i:2', 'i:10');
+  const paths = (max: number) => fc.array(fc.array(element, { minLength: 1, maxLength: 4 }), { maxLength: max });
+  /** A set as set operations leave them: some children empty. */
+  const set = fc.tuple(paths(6), fc.array(fc.array(element, { minLength: 1, maxLength: 3 }), { maxLength: 2 })).map(([ps, emptyAt]) => {
+    const s = FieldSet.of(ps);
+    for (const path of emptyAt) {
+      let node = s;
+      for (const pe of path) {
+        let child = node.children.get(pe);
+        if (!child) node.setChild(pe, (child = new FieldSet()));
+        node = child;
+      }
+    }
+    return s;
+  });
+
+  it('gives what decoding, subtracting, adding and encoding give, sharing what it leaves alone', () => {
+    fc.assert(
+      fc.property(paths(10), fc.array(set, { maxLength: 2 }), fc.option(set, { nil: undefined }), (docPaths, minus, plus) => {
+        const doc = FieldSet.of(docPaths).toFieldsV1();
+        let expected = FieldSet.fromFieldsV1(doc);
+        for (const m of minus) expected = expected.difference(m);
+        if (plus) expected = expected.union(plus);
+        const merged = mergeFieldsV1(doc, minus, plus);
+        expect(JSON.stringify(merged)).toBe(JSON.stringify(expected.toFieldsV1()));
+        expect(isCanonicalFieldsV1(merged)).toBe(true);
+        // Untouched subtrees are doc's own objects.
+        const touched = new Set<string>();
+        for (const s of [...minus, ...(plus ? [plus] : [])]) for (const pe of [...s.members, ...s.children.keys()]) touched.add(pe);
+        for (const key of Object.keys(doc)) if (!touched.has(key) && key in merged) expect(merged[key]).toBe(doc[key]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('returns the document itself when nothing changes', () => {
+    const doc = FieldSet.of([['f:status', 'f:phase'], ['f:status', 'f:conditions', 'k:{"type":"Ready"}', 'f:status']]).toFieldsV1();
+    expect(mergeFieldsV1(doc, [FieldSet.of([['f:spec', 'f:x']])], FieldSet.of([['f:status', 'f:phase']]))).toBe(doc);
   });
 });

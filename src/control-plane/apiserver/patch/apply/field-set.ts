@@ -221,6 +221,102 @@ export function fieldsV1ContainsAll(doc: unknown, set: FieldSet): boolean {
   return true;
 }
 
+/**
+ * The document of (fromFieldsV1(doc) − minus[0] − minus[1] …) ∪ plus, as toFieldsV1 would emit it, for a
+ * canonical doc (isCanonicalFieldsV1): made by walking only the paths minus and plus name, so every subtree they
+ * leave alone is doc's own (the new document shares it) and doc itself comes back when nothing changes. A
+ * write usually touches a few fields of a manager's set: decoding, copying and re-encoding the whole set cost
+ * more than the write's other field-management work together.
+ */
+export function mergeFieldsV1(doc: Record<string, unknown>, minus: readonly FieldSet[], plus: FieldSet | undefined): Record<string, unknown> {
+  return mergeNode(doc, minus, plus, false, true)!;
+}
+
+/**
+ * One level of mergeFieldsV1: emitDoc's answer for the merged node (undefined: it names nothing), doc being the
+ * node's canonical document (undefined: the node is new). withSelf: the node is a member too ("." first).
+ */
+function mergeNode(doc: Record<string, unknown> | undefined, minus: readonly FieldSet[], plus: FieldSet | undefined, withSelf: boolean, top: boolean): Record<string, unknown> | undefined {
+  const d = doc ?? emptyFieldsV1;
+  // Only the elements an operand names here can differ from doc; each becomes a document or leaves (undefined).
+  let changed: Map<PathElement, Record<string, unknown> | undefined> | undefined;
+  // Whether a changed element still names something: it is a member, or its child set is not empty.
+  let changedNames = false;
+  for (const pe of operandElements(minus, plus)) {
+    const sub = hasOwn(d, pe) ? (d[pe] as Record<string, unknown>) : undefined;
+    const wasMember = sub !== undefined && docMember(sub);
+    const member = (wasMember && !minus.some((m) => m.members.has(pe))) || (plus !== undefined && plus.members.has(pe));
+    let childMinus: FieldSet[] | undefined;
+    for (const m of minus) {
+      const c = m.children.get(pe);
+      if (c !== undefined) (childMinus ??= []).push(c);
+    }
+    const childPlus = plus?.children.get(pe);
+    // Untouched below and as a member: doc's own subtree stands (or the element stays absent).
+    if (childMinus === undefined && childPlus === undefined && member === wasMember) continue;
+    const hadChild = sub !== undefined && hasChildKey(sub);
+    const child = hadChild || childPlus !== undefined ? mergeNode(hadChild ? sub : undefined, childMinus ?? noSets, childPlus, member, false) : undefined;
+    // A child that plus brings stays as a key even when it names nothing: emitDoc writes {} for it.
+    const next = child ?? (member || childPlus !== undefined ? emptyFieldsV1 : undefined);
+    if (member || child !== undefined) changedNames = true;
+    // Kept even when next is sub: {} may now be an empty child rather than a member, and name nothing.
+    (changed ??= new Map()).set(pe, next);
+  }
+  if (changed === undefined) {
+    if (doc === undefined) return top ? emptyFieldsV1 : undefined;
+    return hasOwn(doc, '.') === withSelf ? doc : rebuilt(doc, undefined, withSelf);
+  }
+  // Every key doc keeps names something (a canonical document has no key that names nothing).
+  let names = changedNames;
+  for (const key in d) {
+    if (names) break;
+    if (hasOwn(d, key) && key !== '.' && !changed.has(key)) names = true;
+  }
+  if (!names && !top) return undefined;
+  if (doc !== undefined && hasOwn(doc, '.') === withSelf && sameMembers(doc, changed)) return doc;
+  return rebuilt(d, changed, withSelf);
+}
+
+/** Whether each changed element's document is doc's own (undefined where doc has none). */
+function sameMembers(doc: Record<string, unknown>, changed: Map<PathElement, Record<string, unknown> | undefined>): boolean {
+  for (const [pe, v] of changed) if (v !== (hasOwn(doc, pe) ? doc[pe] : undefined)) return false;
+  return true;
+}
+
+const noSets: readonly FieldSet[] = [];
+
+/** The elements the operands name at one level (members and children), each once; "." is never one. */
+function operandElements(minus: readonly FieldSet[], plus: FieldSet | undefined): PathElement[] {
+  const out: PathElement[] = [];
+  for (let i = 0; i <= minus.length; i++) {
+    const s = i < minus.length ? minus[i]! : plus;
+    if (s === undefined) continue;
+    for (const pe of s.members) if (pe !== '.' && !out.includes(pe)) out.push(pe);
+    for (const pe of s.children.keys()) if (pe !== '.' && !out.includes(pe)) out.push(pe);
+  }
+  return out;
+}
+
+/** doc's keys in order, changed ones replaced or dropped (undefined), new ones at their sorted places; "." first when withSelf. */
+function rebuilt(doc: Record<string, unknown>, changed: Map<PathElement, Record<string, unknown> | undefined> | undefined, withSelf: boolean): Record<string, unknown> {
+  const keys: PathElement[] = withSelf ? ['.'] : [];
+  const from = keys.length;
+  for (const key in doc) {
+    if (!hasOwn(doc, key) || key === '.') continue;
+    if (changed === undefined || !changed.has(key) || changed.get(key) !== undefined) keys.push(key);
+  }
+  if (changed !== undefined) for (const [pe, v] of changed) if (v !== undefined && !hasOwn(doc, pe)) insertSorted(keys, pe, from);
+  const out = objectFor(keys);
+  for (const pe of keys) setOwn(out, pe, pe === '.' ? emptyFieldsV1 : changed?.has(pe) ? changed.get(pe) : doc[pe]);
+  return out;
+}
+
+/** Whether a canonical node's document has a child element (a key besides "."). */
+function hasChildKey(sub: Record<string, unknown>): boolean {
+  for (const key in sub) if (hasOwn(sub, key) && key !== '.') return true;
+  return false;
+}
+
 /** Whether fromFieldsV1(doc) reads an empty set: it holds a path for every key but ".". */
 export function fieldsV1Empty(doc: unknown): boolean {
   if (!isJsonObject(doc)) return true;
