@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, WatchEvent } from '../../shared/api/types';
 import { PatchType } from './types';
-import { configMap, newTestServer } from './handlers/test-harness';
+import { configMap, newTestServer, pod } from './handlers/test-harness';
 
 const labelled = (name: string, app: string, namespace = 'default'): KubeObject => configMap(name, namespace, { metadata: { labels: { app } } });
 
@@ -20,6 +20,21 @@ describe('list', () => {
     const list = t.list('v1', 'ConfigMap', 'default');
     expect(list).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: String(t.store.revision) } });
     expect(list.items[0]).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+  });
+
+  it("filters pods by their selectable fields, each requirement read on its own", () => {
+    const t = newTestServer();
+    t.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+    t.create(pod('a', 'default', { nodeName: 'node-1' }));
+    t.create(pod('b', 'default', { nodeName: 'node-2' }));
+    t.create(pod('c', 'default'));
+    const names = (fieldSelector: string) => t.list('v1', 'Pod', 'default', { fieldSelector }).items.map((i) => i.metadata.name);
+    expect(names('spec.nodeName=node-1')).toEqual(['a']);
+    expect(names('spec.nodeName!=node-1')).toEqual(['b', 'c']);
+    expect(names('spec.nodeName=')).toEqual(['c']);
+    expect(names('spec.nodeName!=,metadata.name!=b')).toEqual(['a']);
+    expect(names('status.phase=Pending,spec.nodeName==node-2')).toEqual(['b']);
+    expect(names('status.phase!=Pending')).toEqual([]);
   });
 
   it('refuses unsupported field selectors and bad label selectors with 400', () => {
