@@ -140,11 +140,23 @@ export class Framework {
     return undefined;
   }
 
-  /** RunFilterPlugins: the first non-success status, tagged with its plugin. */
-  runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
-    // The plugins PreFilter did not skip, worked out once per pod rather than once per node.
+  /** The Filter plugins PreFilter did not skip, in order: worked out once per pod rather than once per node. */
+  activeFilterPlugins(state: CycleState): FilterPlugin[] {
     let active = state.activeFilters as FilterPlugin[] | undefined;
     if (!active) state.activeFilters = active = this.filterPlugins.filter((pl) => !state.skipFilterPlugins.has(pl.name));
+    return active;
+  }
+
+  /** RunFilterPlugins: the first non-success status, tagged with its plugin. */
+  runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
+    return this.runFilterPluginList(state, pod, nodeInfo, this.activeFilterPlugins(state));
+  }
+
+  /**
+   * RunFilterPlugins over some of the active plugins (in their order): what is left to run once a pre-check has
+   * shown that the others return Success for this node.
+   */
+  runFilterPluginList(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, active: readonly FilterPlugin[]): Status | undefined {
     for (let i = 0; i < active.length; i++) {
       const pl = active[i];
       const s = pl.filter(state, pod, nodeInfo);
