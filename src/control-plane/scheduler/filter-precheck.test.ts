@@ -144,7 +144,7 @@ describe('FilterPrecheck', () => {
     expect(rejected).toBeGreaterThan(1000);
   });
 
-  it('declines pods it cannot decide for: a named node, an extended resource, or a profile without one of its filters', () => {
+  it('declines pods it cannot decide for: a named node, an extended resource, a profile without one of its filters or with a subclass', () => {
     const cache = new SchedulerCache();
     cache.addNode(makeNode('n1'));
     const fw = filterFramework();
@@ -155,6 +155,9 @@ describe('FilterPrecheck', () => {
     const gpu = makePod('gpu', { extra: { containers: [{ name: 'c', image: 'cuda', resources: { requests: { 'example.com/gpu': '1' }, limits: { 'example.com/gpu': '1' } } }] } });
     expect(FilterPrecheck.forPod(active, podInfoOf(gpu), cache.fitRows())).toBeUndefined();
     expect(FilterPrecheck.forPod(active.filter((p) => !(p instanceof TaintToleration)), plain, cache.fitRows())).toBeUndefined();
+    // A subclass may filter differently: only the in-tree classes themselves are answered for.
+    class StricterFit extends Fit {}
+    expect(FilterPrecheck.forPod(active.map((p) => (p instanceof Fit ? new StricterFit() : p)), plain, cache.fitRows())).toBeUndefined();
   });
 
   it('follows the cache: a pod taking the last slot, a cordon, a new taint', () => {

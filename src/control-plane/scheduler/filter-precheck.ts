@@ -12,8 +12,7 @@
 //                       was written); the pod requests no extended resource (checked per pod)
 // The filters are pure and stop at the first rejection, so when these four pass, the first rejection of the full
 // chain is the first rejection among the other active filters, in order: those still run for the node.
-import type { NodeFitRows } from './cache/node-fit-rows';
-import { FitRow, FitRowStride } from './cache/node-fit-rows';
+import { FitRow, FitRowStride, type NodeFitRows } from './cache/node-fit-rows';
 import type { FilterPlugin } from './framework/interface';
 import type { PodInfo } from './framework/types';
 import { NodeName } from './plugins/nodename/node-name';
@@ -21,13 +20,20 @@ import { Fit } from './plugins/noderesources/fit';
 import { NodeUnschedulable } from './plugins/nodeunschedulable/node-unschedulable';
 import { TaintToleration } from './plugins/tainttoleration/taint-toleration';
 
-/** The Filter plugins a row answers for: a bit each (0 for the others). */
+/** The Filter plugins a row answers for, a bit each (0 for the others): those very classes, not subclasses. */
 function precheckedBit(pl: FilterPlugin): number {
-  if (pl instanceof NodeUnschedulable) return 1;
-  if (pl instanceof NodeName) return 2;
-  if (pl instanceof TaintToleration) return 4;
-  if (pl instanceof Fit) return 8;
-  return 0;
+  switch (pl.constructor) {
+    case NodeUnschedulable:
+      return 1;
+    case NodeName:
+      return 2;
+    case TaintToleration:
+      return 4;
+    case Fit:
+      return 8;
+    default:
+      return 0;
+  }
 }
 const allPrechecked = 15;
 
