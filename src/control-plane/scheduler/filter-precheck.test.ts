@@ -12,6 +12,7 @@ import { InterPodAffinity } from './plugins/interpodaffinity/inter-pod-affinity'
 import { NodeAffinity } from './plugins/nodeaffinity/node-affinity';
 import { NodeName } from './plugins/nodename/node-name';
 import { NodePorts } from './plugins/nodeports/node-ports';
+import { BalancedAllocation } from './plugins/noderesources/balanced-allocation';
 import { Fit } from './plugins/noderesources/fit';
 import { NodeUnschedulable } from './plugins/nodeunschedulable/node-unschedulable';
 import { PodTopologySpread } from './plugins/podtopologyspread/pod-topology-spread';
@@ -142,6 +143,26 @@ describe('FilterPrecheck', () => {
     expect(decided).toBeGreaterThan(200);
     expect(vouched).toBeGreaterThan(1000);
     expect(rejected).toBeGreaterThan(1000);
+  });
+
+  it('gives the resource scorers the same cpu and memory sums as the NodeInfos, whatever the cache went through', () => {
+    const scorers = [new Fit(), new BalancedAllocation()];
+    for (let seed = 1; seed <= 6; seed++) {
+      const rng = createRng(seed);
+      const cache = churnedCache(rng);
+      const nodes = cache.nodeInfos();
+      const fromRows = new Float64Array(nodes.length);
+      const fromNodes = new Float64Array(nodes.length);
+      for (let k = 0; k < 10; k++) {
+        const pod = podInfoOf(randomPod(rng, `incoming-${k}`));
+        for (const pl of scorers) {
+          pl.scoreNodes(new CycleState(), pod, nodes, fromRows, cache.fitRows());
+          pl.scoreNodes(new CycleState(), pod, nodes, fromNodes);
+          expect([...fromRows]).toEqual([...fromNodes]);
+          expect([...fromNodes]).toEqual(nodes.map((ni) => pl.score(new CycleState(), pod, ni)));
+        }
+      }
+    }
   });
 
   it('declines pods it cannot decide for: a named node, an extended resource, a profile without one of its filters or with a subclass', () => {

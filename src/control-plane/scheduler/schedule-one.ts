@@ -276,7 +276,7 @@ export class ScheduleOne {
     if (fw.scorePlugins.length === 0) return { names, plugins: [], weights: [], raw: [], scores: [], totals: new Float64Array(nodes.length).fill(1) };
     const s = fw.runPreScorePlugins(state, pod, nodes, cache);
     if (!isSuccess(s)) throw Object.assign(new Error(statusMessage(s)), { status: s });
-    return fw.runScorePlugins(state, pod, nodes, names);
+    return fw.runScorePlugins(state, pod, nodes, names, cache.fitRows());
   }
 
   private handleScheduleError(state: CycleState, qpi: QueuedPodInfo, err: unknown, rec: DecisionRecord): void {

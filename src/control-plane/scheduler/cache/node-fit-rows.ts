@@ -1,12 +1,12 @@
-// What the default filters read of a node, one contiguous row per node in the cache's node-list order: the
-// filter phase of a plain pod can then accept a node from its row (see filter-precheck.ts) instead of walking
-// the NodeInfo, its Node, its allocatable and requested records and its taints — several cache misses per node,
-// hundreds of nodes per pod. The cache rewrites a node's row whenever the node or its pods change, from the
+// What the default filters and resource scorers read of a node, one contiguous row per node in the cache's
+// node-list order: the filter phase of a plain pod can then accept a node from its row (see filter-precheck.ts),
+// and the resource scorers read cpu and memory from it, instead of walking the NodeInfo, its Node, its
+// allocatable and requested records and its taints — several cache misses per node, hundreds of nodes per pod. The cache rewrites a node's row whenever the node or its pods change, from the
 // very fields the filters read, so a row never says more than the NodeInfo does.
 import { TaintEffect } from '../plugins/helper/taints';
 import type { NodeInfo } from '../framework/types';
 
-/** Row layout: Float64s, 8 per node (one 64-byte line). */
+/** Row layout: Float64s, 16 per node (two 64-byte lines). */
 export const FitRow = {
   /** FitFlag bits; 0 for a node the pre-check may accept. */
   Flags: 0,
@@ -18,8 +18,15 @@ export const FitRow = {
   FreeMilliCPU: 3,
   FreeMemory: 4,
   FreeEphemeralStorage: 5,
+  /** What the resource scorers read (NodeResourcesFit, BalancedAllocation): copies of the NodeInfo's sums. */
+  AllocatableMilliCPU: 6,
+  AllocatableMemory: 7,
+  RequestedMilliCPU: 8,
+  RequestedMemory: 9,
+  NonZeroRequestedMilliCPU: 10,
+  NonZeroRequestedMemory: 11,
 } as const;
-export const FitRowStride = 8;
+export const FitRowStride = 16;
 
 export const FitFlag = {
   /** No Node object (NodeUnschedulable's "unknown conditions"). */
@@ -54,8 +61,14 @@ export class NodeFitRows {
 
   /** Rewrites the node's row after it or its pods changed (a node not in the current list has none). */
   refresh(ni: NodeInfo): void {
+    const i = this.rowOf(ni);
+    if (i >= 0) this.write(i, ni);
+  }
+
+  /** The node's row, or -1 when it has none in this table (then its row, if any, is another node's). */
+  rowOf(ni: NodeInfo): number {
     const i = ni.fitRow;
-    if (i >= 0 && i < this.nodes.length && this.nodes[i] === ni) this.write(i, ni);
+    return i >= 0 && i < this.nodes.length && this.nodes[i] === ni ? i : -1;
   }
 
   private write(i: number, ni: NodeInfo): void {
@@ -69,5 +82,11 @@ export class NodeFitRows {
     r[o + FitRow.FreeMilliCPU] = alloc.milliCPU - used.milliCPU;
     r[o + FitRow.FreeMemory] = alloc.memory - used.memory;
     r[o + FitRow.FreeEphemeralStorage] = alloc.ephemeralStorage - used.ephemeralStorage;
+    r[o + FitRow.AllocatableMilliCPU] = alloc.milliCPU;
+    r[o + FitRow.AllocatableMemory] = alloc.memory;
+    r[o + FitRow.RequestedMilliCPU] = used.milliCPU;
+    r[o + FitRow.RequestedMemory] = used.memory;
+    r[o + FitRow.NonZeroRequestedMilliCPU] = ni.nonZeroRequested.milliCPU;
+    r[o + FitRow.NonZeroRequestedMemory] = ni.nonZeroRequested.memory;
   }
 }

@@ -1,6 +1,7 @@
 // frameworkImpl (pkg/scheduler/framework/runtime/framework.go): a profile's plugins arranged per extension point,
 // run in the profile's order. Filters stop at the first plugin that rejects a node; scores are normalised per
 // plugin and summed with the plugin weights.
+import type { NodeFitRows } from '../cache/node-fit-rows';
 import type { CycleState } from './cycle-state';
 import {
   MaxNodeScore,
@@ -238,9 +239,9 @@ export class Framework {
 
   /**
    * RunScorePlugins: score every node per plugin, normalise per plugin, weight and sum. `names` (the nodes'
-   * names, in order) is the table's name column when the caller already has it.
+   * names, in order) is the table's name column when the caller already has it; `rows` the cache's NodeFitRows.
    */
-  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], names: string[] = nodes.map((x) => x.name)): ScoreTable {
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], names: string[] = nodes.map((x) => x.name), rows?: NodeFitRows): ScoreTable {
     const n = nodes.length;
     let count = 0;
     for (const { plugin } of this.scorePlugins) if (!state.skipScorePlugins.has(plugin.name)) count++;
@@ -257,7 +258,7 @@ export class Framework {
       const raw = floats.subarray(n * (1 + k), n * (2 + k));
       const normalized = this.tableBytes.subarray(n * k, n * (k + 1));
       k++;
-      if (plugin.scoreNodes) plugin.scoreNodes(state, pod, nodes, raw);
+      if (plugin.scoreNodes) plugin.scoreNodes(state, pod, nodes, raw, rows);
       else for (let i = 0; i < n; i++) raw[i] = plugin.score(state, pod, nodes[i]);
       if (plugin.normalizeScoreColumn) {
         const column = this.scratchColumn(n);
