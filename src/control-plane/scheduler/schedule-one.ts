@@ -15,6 +15,7 @@ import type { Handle } from './framework/handle';
 import type { Framework, ScoreTable } from './framework/runtime';
 import { Code, isRejected, isSuccess, newStatus, statusMessage, type Status } from './framework/status';
 import { newPodInfo, type NodeInfo, type PodInfo, type PodObject } from './framework/types';
+import { FilterPrecheck } from './filter-precheck';
 import { DecisionResult, newDecisionRecord, recordScores, type DecisionRecord, type DecisionStore } from './decisions';
 import type { QueuedPodInfo, SchedulingQueue } from './queue/scheduling-queue';
 import { EventResource, ActionType } from './framework/interface';
@@ -231,11 +232,23 @@ export class ScheduleOne {
     if (numAllNodes === 0) return [];
     const numNodesToFind = numFeasibleNodesToFind(this.o.percentageOfNodesToScore, numAllNodes);
     const feasible: NodeInfo[] = [];
+    const precheck = this.filterPrecheck(state, pod, nodes);
     let processed = 0;
     for (let i = 0; i < numAllNodes && feasible.length < numNodesToFind; i++) {
-      const nodeInfo = nodes[(this.nextStartNodeIndex + i) % numAllNodes];
+      const index = (this.nextStartNodeIndex + i) % numAllNodes;
+      const nodeInfo = nodes[index];
       processed++;
-      const s = this.runFilters(state, pod, nodeInfo);
+      let s: Status | undefined;
+      if (precheck !== undefined && precheck.passes(index)) {
+        // The row vouches for the default filters; only the other active ones (if any) are left to run.
+        if (precheck.rest.length === 0) {
+          feasible.push(nodeInfo);
+          continue;
+        }
+        s = this.o.framework.runFilterPluginList(state, pod, nodeInfo, precheck.rest);
+      } else {
+        s = this.runFilters(state, pod, nodeInfo);
+      }
       if (isSuccess(s)) {
         feasible.push(nodeInfo);
         continue;
@@ -248,12 +261,22 @@ export class ScheduleOne {
     return feasible;
   }
 
+  /**
+   * The rows pre-check for this pod, when it applies: over the cache's whole node list (not a PreFilter's subset),
+   * and with no nominated pods, which runFilters would count on their nodes.
+   */
+  private filterPrecheck(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): FilterPrecheck | undefined {
+    const { framework: fw, cache, queue } = this.o;
+    if (queue.hasNominatedPods || nodes !== cache.nodeInfos()) return undefined;
+    return FilterPrecheck.forPod(fw.activeFilterPlugins(state), pod, cache.fitRows());
+  }
+
   private prioritizeNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], names: string[]): ScoreTable {
     const { framework: fw, cache } = this.o;
     if (fw.scorePlugins.length === 0) return { names, plugins: [], weights: [], raw: [], scores: [], totals: new Float64Array(nodes.length).fill(1) };
     const s = fw.runPreScorePlugins(state, pod, nodes, cache);
     if (!isSuccess(s)) throw Object.assign(new Error(statusMessage(s)), { status: s });
-    return fw.runScorePlugins(state, pod, nodes, names);
+    return fw.runScorePlugins(state, pod, nodes, names, cache.fitRows());
   }
 
   private handleScheduleError(state: CycleState, qpi: QueuedPodInfo, err: unknown, rec: DecisionRecord): void {

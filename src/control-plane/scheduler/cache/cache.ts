@@ -5,6 +5,7 @@
 import { selectorMatches, type Selector } from '../../../shared/lib/labels';
 import type { SharedLister } from '../framework/interface';
 import { isTerminating, NodeInfo, type NodeObject, type PodInfo } from '../framework/types';
+import { NodeFitRows } from './node-fit-rows';
 import { NodeTree } from './node-tree';
 import { sameJson } from '../../../shared/lib/same-json';
 
@@ -33,6 +34,7 @@ export class SchedulerCache implements SharedLister {
   private affinityList: NodeInfo[] | undefined;
   private antiAffinityList: NodeInfo[] | undefined;
   private readonly topologyCounts = new Map<string, TopologyCount>();
+  private readonly rows = new NodeFitRows();
 
   // ---------------------------------------------------------------- nodes
 
@@ -43,6 +45,7 @@ export class SchedulerCache implements SharedLister {
     const hadNode = !!ni.node;
     const old = ni.node;
     ni.setNode(node);
+    this.rows.refresh(ni);
     if (hadNode) {
       if (this.tree.updateNode(old, node)) this.invalidate();
       // Domains follow labels: a relabelled node invalidates the aggregates.
@@ -137,6 +140,7 @@ export class SchedulerCache implements SharedLister {
     const hadAffinity = ni.podsWithAffinity.length > 0;
     const hadAnti = ni.podsWithRequiredAntiAffinity.length > 0;
     ni.addPod(pi);
+    this.rows.refresh(ni);
     this.updateTopologyCounts(pi, ni, 1);
     if (hadAffinity !== ni.podsWithAffinity.length > 0 || hadAnti !== ni.podsWithRequiredAntiAffinity.length > 0) this.invalidateAffinity();
   }
@@ -147,6 +151,7 @@ export class SchedulerCache implements SharedLister {
     const hadAffinity = ni.podsWithAffinity.length > 0;
     const hadAnti = ni.podsWithRequiredAntiAffinity.length > 0;
     const removed = ni.removePod(key);
+    this.rows.refresh(ni);
     if (removed) this.updateTopologyCounts(removed, ni, -1);
     if (hadAffinity !== ni.podsWithAffinity.length > 0 || hadAnti !== ni.podsWithRequiredAntiAffinity.length > 0) this.invalidateAffinity();
     if (!ni.node && ni.pods.length === 0) this.nodes.delete(nodeName);
@@ -196,6 +201,13 @@ export class SchedulerCache implements SharedLister {
   nodeInfos(): readonly NodeInfo[] {
     if (!this.nodeList) this.nodeList = this.tree.list().map((n) => this.nodes.get(n)!).filter((ni) => !!ni?.node);
     return this.nodeList;
+  }
+
+  /** The default filters' per-node rows, row i for nodeInfos()[i] (laid out again when the node list changes). */
+  fitRows(): NodeFitRows {
+    const nodes = this.nodeInfos();
+    if (this.rows.nodes !== nodes) this.rows.rebuild(nodes);
+    return this.rows;
   }
 
   getNodeInfo(name: string): NodeInfo | undefined {

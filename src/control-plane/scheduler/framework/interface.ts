@@ -5,6 +5,7 @@
 //                      → NormalizeScore → Reserve → Permit
 //   binding cycle:     PreBind → Bind → PostBind
 import type { Selector } from '../../../shared/lib/labels';
+import type { NodeFitRows } from '../cache/node-fit-rows';
 import type { CycleState } from './cycle-state';
 import type { Status } from './status';
 import type { NodeInfo, NodeObject, PodInfo, PodObject } from './types';
@@ -77,9 +78,10 @@ export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number;
   /**
    * Score for every node at once, out[i] = score(state, pod, nodes[i]): the same per-node work with the
-   * cycle's state read once rather than once per node (the framework uses it when a plugin has it).
+   * cycle's state read once rather than once per node (the framework uses it when a plugin has it). rows, when
+   * given, are the cache's NodeFitRows: a node's row (rows.rowOf) holds copies of its cpu and memory sums.
    */
-  scoreNodes?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void;
+  scoreNodes?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array, rows?: NodeFitRows): void;
   /** ScoreExtensions.NormalizeScore: brings the plugin's raw scores into [0, MaxNodeScore]. */
   normalizeScore?(state: CycleState, pod: PodInfo, scores: NodeScore[]): void;
   /**

@@ -1,6 +1,7 @@
 // frameworkImpl (pkg/scheduler/framework/runtime/framework.go): a profile's plugins arranged per extension point,
 // run in the profile's order. Filters stop at the first plugin that rejects a node; scores are normalised per
 // plugin and summed with the plugin weights.
+import type { NodeFitRows } from '../cache/node-fit-rows';
 import type { CycleState } from './cycle-state';
 import {
   MaxNodeScore,
@@ -140,11 +141,23 @@ export class Framework {
     return undefined;
   }
 
-  /** RunFilterPlugins: the first non-success status, tagged with its plugin. */
-  runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
-    // The plugins PreFilter did not skip, worked out once per pod rather than once per node.
+  /** The Filter plugins PreFilter did not skip, in order: worked out once per pod rather than once per node. */
+  activeFilterPlugins(state: CycleState): FilterPlugin[] {
     let active = state.activeFilters as FilterPlugin[] | undefined;
     if (!active) state.activeFilters = active = this.filterPlugins.filter((pl) => !state.skipFilterPlugins.has(pl.name));
+    return active;
+  }
+
+  /** RunFilterPlugins: the first non-success status, tagged with its plugin. */
+  runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | undefined {
+    return this.runFilterPluginList(state, pod, nodeInfo, this.activeFilterPlugins(state));
+  }
+
+  /**
+   * RunFilterPlugins over some of the active plugins (in their order): what is left to run once a pre-check has
+   * shown that the others return Success for this node.
+   */
+  runFilterPluginList(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, active: readonly FilterPlugin[]): Status | undefined {
     for (let i = 0; i < active.length; i++) {
       const pl = active[i];
       const s = pl.filter(state, pod, nodeInfo);
@@ -226,9 +239,9 @@ export class Framework {
 
   /**
    * RunScorePlugins: score every node per plugin, normalise per plugin, weight and sum. `names` (the nodes'
-   * names, in order) is the table's name column when the caller already has it.
+   * names, in order) is the table's name column when the caller already has it; `rows` the cache's NodeFitRows.
    */
-  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], names: string[] = nodes.map((x) => x.name)): ScoreTable {
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], names: string[] = nodes.map((x) => x.name), rows?: NodeFitRows): ScoreTable {
     const n = nodes.length;
     let count = 0;
     for (const { plugin } of this.scorePlugins) if (!state.skipScorePlugins.has(plugin.name)) count++;
@@ -245,7 +258,7 @@ export class Framework {
       const raw = floats.subarray(n * (1 + k), n * (2 + k));
       const normalized = this.tableBytes.subarray(n * k, n * (k + 1));
       k++;
-      if (plugin.scoreNodes) plugin.scoreNodes(state, pod, nodes, raw);
+      if (plugin.scoreNodes) plugin.scoreNodes(state, pod, nodes, raw, rows);
       else for (let i = 0; i < n; i++) raw[i] = plugin.score(state, pod, nodes[i]);
       if (plugin.normalizeScoreColumn) {
         const column = this.scratchColumn(n);

@@ -416,6 +416,8 @@ export class NodeInfo {
 
   /** The node's name (kept as a field: it is read for every node of every scheduling cycle). */
   name = '';
+  /** Its row in the cache's NodeFitRows (-1: none; valid only while that table's node list holds this NodeInfo there). */
+  fitRow = -1;
   /**
    * What the filters and scorers read of the Node for every node of every cycle, kept as fields of this one
    * class (the Node objects' own shapes vary): its labels, its taints, spec.unschedulable.

@@ -3,7 +3,8 @@
 import type { CycleState } from '../../framework/cycle-state';
 import { MaxNodeScore, type ScorePlugin } from '../../framework/interface';
 import type { NodeInfo, PodInfo } from '../../framework/types';
-import { amount, defaultResources, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
+import type { NodeFitRows } from '../../cache/node-fit-rows';
+import { defaultResources, NodeAmount, NodeAmounts, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
 
 export const Name = 'NodeResourcesBalancedAllocation';
 
@@ -52,15 +53,18 @@ export class BalancedAllocation {
   }
 
   /** score for every node: the scored resources and the pod's requests looked up once. */
-  scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+  scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array, rows?: NodeFitRows): void {
     const { names, podRequests } = scoredResources(pod, this.resources, true);
     const requested = this.requested;
     const allocatable = this.allocatable;
+    const nodeAllocatable = new NodeAmounts(names, NodeAmount.Allocatable, rows);
+    const nodeRequested = new NodeAmounts(names, NodeAmount.Requested, rows);
     for (let n = 0; n < nodes.length; n++) {
-      const nodeInfo = nodes[n];
+      nodeAllocatable.at(nodes[n]);
+      nodeRequested.at(nodes[n]);
       for (let r = 0; r < names.length; r++) {
-        allocatable[r] = amount(nodeInfo.allocatable, names[r]);
-        requested[r] = amount(nodeInfo.requested, names[r]) + podRequests[r];
+        allocatable[r] = nodeAllocatable.get(r);
+        requested[r] = nodeRequested.get(r) + podRequests[r];
       }
       out[n] = balancedResourceScore(requested, allocatable, names.length);
     }

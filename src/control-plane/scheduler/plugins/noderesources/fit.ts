@@ -15,7 +15,8 @@ import {
 } from '../../framework/interface';
 import { Code, newStatus, type Status } from '../../framework/status';
 import { NodeInfo, newPodInfo, type NodeObject, type PodInfo, type PodObject } from '../../framework/types';
-import { amount, defaultResources, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
+import type { NodeFitRows } from '../../cache/node-fit-rows';
+import { defaultResources, NodeAmount, NodeAmounts, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
 
 export const Name = 'NodeResourcesFit';
 export const ReasonTooManyPods = 'Too many pods';
@@ -139,16 +140,19 @@ export class Fit {
   private readonly pair = [0, 0];
 
   /** score for every node: the scored resources and the pod's requests looked up once. */
-  scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+  scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array, rows?: NodeFitRows): void {
     const { names, weights, podRequests } = scoredResources(pod, this.resources, false);
+    const allocatables = new NodeAmounts(names, NodeAmount.Allocatable, rows);
+    const requested = new NodeAmounts(names, NodeAmount.NonZeroRequested, rows);
     for (let n = 0; n < nodes.length; n++) {
-      const nodeInfo = nodes[n];
+      allocatables.at(nodes[n]);
+      requested.at(nodes[n]);
       let nodeScore = 0;
       let weightSum = 0;
       for (let r = 0; r < names.length; r++) {
-        const allocatable = amount(nodeInfo.allocatable, names[r]);
+        const allocatable = allocatables.get(r);
         if (allocatable === 0) continue;
-        nodeScore += leastRequestedScore(amount(nodeInfo.nonZeroRequested, names[r]) + podRequests[r], allocatable) * weights[r];
+        nodeScore += leastRequestedScore(requested.get(r) + podRequests[r], allocatable) * weights[r];
         weightSum += weights[r];
       }
       out[n] = weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);

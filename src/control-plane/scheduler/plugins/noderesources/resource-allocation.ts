@@ -1,5 +1,6 @@
 // resourceAllocationScorer (noderesources/resource_allocation.go): the shared part of the resource scorers —
 // per scored resource, the node's allocatable and what would be requested with the pod on it.
+import { FitRow, FitRowStride, type NodeFitRows } from '../../cache/node-fit-rows';
 import type { Resource } from '../../framework/pod-resources';
 import { ResourceName } from '../../framework/pod-resources';
 import type { NodeInfo, PodInfo } from '../../framework/types';
@@ -92,4 +93,49 @@ export function scoredResources(pod: PodInfo, resources: readonly ResourceSpec[]
     out.podRequests.push(podReq);
   }
   return out;
+}
+
+export const NodeAmount = { Allocatable: 0, Requested: 1, NonZeroRequested: 2 } as const;
+export type NodeAmount = (typeof NodeAmount)[keyof typeof NodeAmount];
+
+/** The NodeFitRows column holding a node's amount of the resource, or -1 when rows keep only cpu and memory. */
+function rowColumn(name: string, which: NodeAmount): number {
+  if (name === ResourceName.CPU) return [FitRow.AllocatableMilliCPU, FitRow.RequestedMilliCPU, FitRow.NonZeroRequestedMilliCPU][which];
+  if (name === ResourceName.Memory) return [FitRow.AllocatableMemory, FitRow.RequestedMemory, FitRow.NonZeroRequestedMemory][which];
+  return -1;
+}
+
+/**
+ * amount(nodeInfo.allocatable / requested / nonZeroRequested, name) for the scored resources of a cycle, read
+ * from the node's NodeFitRows row when it has one and the row keeps the resource (the same numbers, copied
+ * there by the cache; a row is contiguous where the NodeInfo's records are spread over the heap).
+ */
+export class NodeAmounts {
+  private readonly columns: number[];
+  private offset = -1;
+  private nodeInfo: NodeInfo | undefined = undefined;
+
+  constructor(
+    private readonly names: readonly string[],
+    private readonly which: NodeAmount,
+    private readonly rows: NodeFitRows | undefined,
+  ) {
+    this.columns = names.map((n) => rowColumn(n, which));
+  }
+
+  /** Reads the given node from now on. */
+  at(nodeInfo: NodeInfo): void {
+    this.nodeInfo = nodeInfo;
+    const row = this.rows === undefined ? -1 : this.rows.rowOf(nodeInfo);
+    this.offset = row < 0 ? -1 : row * FitRowStride;
+  }
+
+  /** The node's amount of scored resource r. */
+  get(r: number): number {
+    const column = this.columns[r];
+    if (this.offset >= 0 && column >= 0) return this.rows!.rows[this.offset + column];
+    const ni = this.nodeInfo!;
+    const which = this.which;
+    return amount(which === NodeAmount.Allocatable ? ni.allocatable : which === NodeAmount.Requested ? ni.requested : ni.nonZeroRequested, this.names[r]);
+  }
 }
