@@ -55,7 +55,6 @@ export function objectFor(keys: readonly string[]): Record<string, unknown> {
 
 /** A constructor of plain objects (prototype Object.prototype) with room for up to 64 members: 56 named + 8 slack. */
 function shapeConstructor(): ShapeConstructor {
-  // prettier-ignore
   const Shape = function (this: Record<string, number>) {
     // Under `new` it returns here: the assignments below never run, they are only counted when V8 sizes objects.
     if (new.target) return;

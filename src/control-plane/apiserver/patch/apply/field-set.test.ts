@@ -60,6 +60,22 @@ describe('FieldSet.intersects / containsAll', () => {
   });
 });
 
+/** Path elements of every kind, an index past 9 among them (indices sort by number). */
+const setElement = fc.constantFrom('f:a', 'f:b', 'f:spec', 'k:{"name":"x"}', 'v:"y"', 'i:2', 'i:10');
+
+/** set with an empty child at each of the paths: set operations leave those where a child's members all went away. */
+function withEmptyChildren(set: FieldSet, paths: readonly (readonly string[])[]): FieldSet {
+  for (const path of paths) {
+    let node = set;
+    for (const pe of path) {
+      let child = node.children.get(pe);
+      if (!child) node.setChild(pe, (child = new FieldSet()));
+      node = child;
+    }
+  }
+  return set;
+}
+
 describe('toFieldsV1', () => {
   /** The straightforward encoding: every node sorted, emptiness asked of each child. */
   function reference(node: FieldSet, includeSelf: boolean): Record<string, unknown> {
@@ -77,19 +93,10 @@ describe('toFieldsV1', () => {
   }
 
   it('matches the straightforward encoding, key order included, with empty children left in the trie', () => {
-    const element = fc.constantFrom('f:a', 'f:b', 'f:spec', 'k:{"name":"x"}', 'v:"y"', 'i:2', 'i:10');
+    const element = setElement;
     fc.assert(
       fc.property(fc.array(fc.array(element, { minLength: 1, maxLength: 4 }), { maxLength: 12 }), fc.array(fc.array(element, { minLength: 1, maxLength: 3 }), { maxLength: 3 }), (paths, emptyAt) => {
-        const set = FieldSet.of(paths);
-        // Empty nodes arise from set operations that keep a child whose members all went away.
-        for (const path of emptyAt) {
-          let node = set;
-          for (const pe of path) {
-            let child = node.children.get(pe);
-            if (!child) node.setChild(pe, (child = new FieldSet()));
-            node = child;
-          }
-        }
+        const set = withEmptyChildren(FieldSet.of(paths), emptyAt);
         expect(JSON.stringify(set.toFieldsV1())).toBe(JSON.stringify(reference(set, false)));
       }),
     );
@@ -134,21 +141,10 @@ describe('fieldsV1Intersects / fieldsV1ContainsAll / fieldsV1Empty', () => {
 });
 
 describe('mergeFieldsV1', () => {
-  const element = fc.constantFrom('f:a', 'f:b', 'f:spec', 'k:{"name":"x"}', 'v:"y"', 'i:2', 'i:10');
+  const element = setElement;
   const paths = (max: number) => fc.array(fc.array(element, { minLength: 1, maxLength: 4 }), { maxLength: max });
   /** A set as set operations leave them: some children empty. */
-  const set = fc.tuple(paths(6), fc.array(fc.array(element, { minLength: 1, maxLength: 3 }), { maxLength: 2 })).map(([ps, emptyAt]) => {
-    const s = FieldSet.of(ps);
-    for (const path of emptyAt) {
-      let node = s;
-      for (const pe of path) {
-        let child = node.children.get(pe);
-        if (!child) node.setChild(pe, (child = new FieldSet()));
-        node = child;
-      }
-    }
-    return s;
-  });
+  const set = fc.tuple(paths(6), fc.array(fc.array(element, { minLength: 1, maxLength: 3 }), { maxLength: 2 })).map(([ps, emptyAt]) => withEmptyChildren(FieldSet.of(ps), emptyAt));
 
   it('gives what decoding, subtracting, adding and encoding give, sharing what it leaves alone', () => {
     fc.assert(
