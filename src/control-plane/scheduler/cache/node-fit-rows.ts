@@ -1,8 +1,9 @@
 // What the default filters and resource scorers read of a node, one contiguous row per node in the cache's
 // node-list order: the filter phase of a plain pod can then accept a node from its row (see filter-precheck.ts),
 // and the resource scorers read cpu and memory from it, instead of walking the NodeInfo, its Node, its
-// allocatable and requested records and its taints — several cache misses per node, hundreds of nodes per pod. The cache rewrites a node's row whenever the node or its pods change, from the
-// very fields the filters read, so a row never says more than the NodeInfo does.
+// allocatable and requested records and its taints — several cache misses per node, hundreds of nodes per pod.
+// The cache rewrites a node's row whenever the node or its pods change, from the very fields the filters read,
+// so a row never says more than the NodeInfo does.
 import { TaintEffect } from '../plugins/helper/taints';
 import type { NodeInfo } from '../framework/types';
 
