@@ -7,15 +7,15 @@
 //
 // The base revision is checked out into a temporary git worktree (sharing this tree's node_modules), its schemas
 // generated and its bundle built with its own bench/lib/bundle.ts; the worktree is removed at the end.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnCase } from './lib/case-process';
 
 const repoDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const bundlesDir = join(repoDir, 'node_modules', '.cache', 'kubeplay-ab');
-const resultTag = 'BENCH_RESULT ';
 
 interface Run {
   wallMs: number;
@@ -47,18 +47,9 @@ function buildBundle(tree: string, label: string): string {
   return join(dest, 'run.mjs');
 }
 
+/** The engine case of one bundle, in a child process of its own. */
 function runCase(bundle: string, size: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', bundle, '--child', 'engine', size], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith(resultTag));
-      if (code !== 0 || !line) reject(new Error(`engine ${size}: child exited ${code}\n${out}`));
-      else resolve(JSON.parse(line.slice(resultTag.length)) as Run);
-    });
-  });
+  return spawnCase<Run>({ execArgv: ['--expose-gc'], script: bundle, form: 'bundle' }, 'engine', size);
 }
 
 const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;

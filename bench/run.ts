@@ -11,12 +11,12 @@
 //   npm run bench -- --only scaling --sizes 100x1000,1000x10000,1000x30000
 //   npm run bench -- --json out.json                also write every raw result
 //   npm run bench -- --source                       the Node cases from source (tsx), for readable profiles
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseEngineSizes, runEngineCase, sizeKey, type EngineCaseResult, type EngineSize } from './engine';
 import { MiB, gcAvailable } from './lib/heap';
 import { buildBenchBundle, withoutTsx } from './lib/bundle';
+import { spawnCase, writeCaseResult, type CaseRunner } from './lib/case-process';
 import { formatMachine, machineInfo } from './lib/machine';
 import { TargetOp, formatNumber, formatTable, type Figure } from './lib/report';
 import { pageFigures, persistenceFigures } from './browser/figures';
@@ -37,8 +37,6 @@ const defaults: Record<Bench, { full: string; quick: string }> = {
   [Bench.Page]: { full: '1000', quick: '1000' },
   [Bench.Persistence]: { full: '10000', quick: '10000' },
 };
-
-const RESULT_TAG = 'BENCH_RESULT ';
 
 interface Args {
   only: Bench[];
@@ -89,36 +87,14 @@ async function runChild(bench: Bench, size: string): Promise<void> {
   else if (bench === Bench.Page) result = await (await import('./page')).runPageCase(Number(size));
   else if (bench === Bench.Persistence) result = await (await import('./persistence')).runPersistenceCase(Number(size));
   else result = await runPeerCase(parsePeerSizes(size)[0]);
-  process.stdout.write(`${RESULT_TAG}${JSON.stringify(result)}\n`);
+  writeCaseResult(result);
   process.exit(0);
-}
-
-/** How a case's child process is started: node's flags and the script. */
-interface CaseRunner {
-  execArgv: string[];
-  script: string;
-  /** "bundle" or "source", as the figures' heading says. */
-  form: string;
 }
 
 const sourceRunner = (): CaseRunner => ({ execArgv: process.execArgv, script: fileURLToPath(import.meta.url), form: 'source (tsx)' });
 
 async function bundleRunner(): Promise<CaseRunner> {
   return { execArgv: withoutTsx(process.execArgv), script: await buildBenchBundle(), form: 'bundle (vite build, minified)' };
-}
-
-function spawnCase<T>(runner: CaseRunner, bench: Bench, size: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...runner.execArgv, runner.script, '--child', bench, size], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith(RESULT_TAG));
-      if (code !== 0 || !line) reject(new Error(`${bench} ${size}: child exited ${code}${out ? `\n${out}` : ''}`));
-      else resolve(JSON.parse(line.slice(RESULT_TAG.length)) as T);
-    });
-  });
 }
 
 function engineTarget(nodes: number): Figure['target'] {

@@ -105,12 +105,14 @@ export function packExact(columns: readonly ArrayLike<number>[], n: number): Pac
   // Byte columns only (the normalized scores): a Uint8Array holds them whatever their values, unread.
   let bytes = true;
   for (const col of columns) if (!(col instanceof Uint8Array)) bytes = false;
-  for (const col of bytes ? [] : columns) {
-    for (let j = 0; j < n; j++) {
-      const v = col[j];
-      if (v < min) min = v;
-      else if (v > max) max = v;
-      if (integers && (!Number.isInteger(v) || Object.is(v, -0))) integers = false;
+  if (!bytes) {
+    for (const col of columns) {
+      for (let j = 0; j < n; j++) {
+        const v = col[j];
+        if (v < min) min = v;
+        else if (v > max) max = v;
+        if (integers && (!Number.isInteger(v) || Object.is(v, -0))) integers = false;
+      }
     }
   }
   const out: PackedNumbers = !integers

@@ -450,7 +450,7 @@ export class MvccStore implements Store {
         const set = this.watchersByDir.get(dir);
         if (!set) return;
         for (const w of set) {
-          if (w.prefix.length !== dir.length && !key.startsWith(w.prefix)) continue;
+          if (!watchesKey(w, dir, key)) continue;
           const list = perWatcher.get(w);
           if (list) list.push(ev);
           else {
@@ -488,16 +488,16 @@ export class MvccStore implements Store {
   }
 
   private dispatchOneToDir(dir: string, key: string, batch: RevisionBatch): void {
-    const idx = this.indexByDir.get(dir);
     const set = this.watchersByDir.get(dir);
+    const idx = this.indexByDir.get(dir);
     if (!idx) {
-      this.forEachWatcherIn(dir, key, (w) => this.enqueue(w, batch, true));
+      if (set) for (const w of set) if (watchesKey(w, dir, key)) this.enqueue(w, batch, true);
       return;
     }
     let plain: Watcher[] = noWatchers;
     if (set) {
       for (const w of set) {
-        if (w.prefix.length !== dir.length && !key.startsWith(w.prefix)) continue;
+        if (!watchesKey(w, dir, key)) continue;
         if (plain === noWatchers) plain = [];
         plain.push(w);
       }
@@ -602,7 +602,7 @@ export class MvccStore implements Store {
   /** The watchers of one directory whose prefix the key has. */
   private forEachWatcherIn(dir: string, key: string, fn: (w: Watcher) => void): void {
     const set = this.watchersByDir.get(dir);
-    if (set) for (const w of set) if (w.prefix.length === dir.length || key.startsWith(w.prefix)) fn(w);
+    if (set) for (const w of set) if (watchesKey(w, dir, key)) fn(w);
   }
 
   private enqueue(w: Watcher, batch: RevisionBatch, live: boolean): void {
@@ -690,6 +690,11 @@ export class MvccStore implements Store {
 }
 
 const noWatchers: Watcher[] = [];
+
+/** Whether a watcher filed under dir (its prefix's directory) watches key, a key under dir. */
+function watchesKey(w: Watcher, dir: string, key: string): boolean {
+  return w.prefix.length === dir.length || key.startsWith(w.prefix);
+}
 
 function bySeq(a: { seq: number }, b: { seq: number }): number {
   return a.seq - b.seq;

@@ -646,10 +646,16 @@ export function parseFieldSelector(selector: string): FieldSelector {
 
 /** Missing fields read as "", as fields.Set.Get does: `spec.nodeName=` selects unscheduled pods. */
 export function fieldSelectorMatches(selector: FieldSelector, fields: Readonly<Record<string, string>>): boolean {
-  return selector.requirements.every((r) => {
-    const v = Object.prototype.hasOwnProperty.call(fields, r.field) ? fields[r.field] : '';
-    return r.operator === '=' ? v === r.value : v !== r.value;
-  });
+  return fieldSelectorMatchesBy(selector, (field) => (Object.prototype.hasOwnProperty.call(fields, field) ? fields[field] : ''));
+}
+
+/** fieldSelectorMatches over fields read one by one ('' for a field the object lacks), for a caller that reads them alone. */
+export function fieldSelectorMatchesBy(selector: FieldSelector, valueOf: (field: string) => string): boolean {
+  for (const r of selector.requirements) {
+    const v = valueOf(r.field);
+    if (r.operator === '=' ? v !== r.value : v === r.value) return false;
+  }
+  return true;
 }
 
 export function fieldSelectorToString(selector: FieldSelector): string {

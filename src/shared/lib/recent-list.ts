@@ -20,6 +20,11 @@ export class RecentList<T> {
     return undefined;
   }
 
+  /** The i-th most recent value (0: the most recent), undefined past the last; read without reordering. */
+  at(i: number): T | undefined {
+    return this.items[i];
+  }
+
   /** Remembers value as the most recent (the oldest beyond capacity is forgotten) and returns it. */
   add(value: T): T {
     this.items.unshift(value);

@@ -6,7 +6,7 @@ import type { ResourceType } from '../../../shared/api/resources';
 import type { KubeObject } from '../../../shared/api/types';
 import {
   checkFieldSelectorFields,
-  fieldSelectorMatches,
+  fieldSelectorMatchesBy,
   parseFieldSelector,
   parseSelector,
   selectorMatches,
@@ -88,15 +88,9 @@ function storedFields(obj: KubeObject, rt: ResourceType, strategy: ResourceStrat
 export function selectionMatches(sel: Selection, obj: KubeObject, rt: ResourceType, strategy: ResourceStrategy): boolean {
   if (sel.everything) return true;
   if (!selectorMatches(sel.labels, obj.metadata?.labels ?? {})) return false;
-  const requirements = sel.fields.requirements;
-  if (requirements.length === 0) return true;
-  if (strategy.selectableField === undefined) return fieldSelectorMatches(sel.fields, storedFields(obj, rt, strategy));
-  // Field by field where the kind reads one alone: a pod has eight selectable fields, a selector names one or two.
-  for (const r of requirements) {
-    const v = storedFieldValue(obj, r.field, rt, strategy);
-    if (r.operator === '=' ? v !== r.value : v === r.value) return false;
-  }
-  return true;
+  if (sel.fields.requirements.length === 0) return true;
+  // Field by field: where the kind reads one alone, a pod's eight selectable fields are not all read for the one or two a selector names.
+  return fieldSelectorMatchesBy(sel.fields, (field) => storedFieldValue(obj, field, rt, strategy));
 }
 
 /**

@@ -134,11 +134,13 @@ export function decodeManagedFields(entries: unknown): Map<string, ManagerState>
 }
 
 /** Encodes managers in the order the API server sorts them: operation, time, manager, apiVersion, subresource. */
-export function encodeManagedFields(managers: Map<string, ManagerState>, interner?: ManagedFieldsInterner, writer?: { id: string; key: string }): ManagedFieldsEntry[] {
+export function encodeManagedFields(managers: Map<string, ManagerState>, interner?: ManagedFieldsInterner, writer?: InternAt): ManagedFieldsEntry[] {
   const entries: ManagedFieldsEntry[] = [];
   for (const [managerKey, m] of managers) {
-    // The key the interner keeps this manager's recent documents under (the writer's own, for the writer).
-    const id = writer !== undefined && managerKey === writer.id ? writer.key : managerKey;
+    // Where the interner keeps this manager's recent documents: the writer's own place for the writing manager.
+    const own = writer !== undefined && managerKey === writer.id;
+    const key = own ? writer.key : managerKey;
+    const shared = own ? writer.shared : undefined;
     if (m.fieldsV1 !== undefined ? fieldsV1Empty(m.fieldsV1) : m.set.empty()) continue;
     // A manager the write left as it was keeps its stored entry.
     if (m.entry !== undefined && m.entry.fieldsV1 === m.fieldsV1 && m.entry.time === m.time) {
@@ -147,8 +149,7 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
     }
     // An unchanged set keeps its document: re-encoding it would give the same keys in the same order. A new
     // document is shared with the equal one this manager wrote last, when there is one.
-    const shared = id === managerKey ? undefined : managerKey;
-    const fieldsV1 = m.fieldsV1 ?? (interner ? internedDocument(interner, id, m.set.toFieldsV1(), shared) : m.set.toFieldsV1());
+    const fieldsV1 = m.fieldsV1 ?? (interner ? internedDocument(interner, key, m.set.toFieldsV1(), shared) : m.set.toFieldsV1());
     // One literal per shape: a property added to a literal afterwards goes to a separate property array (per
     // entry: a status writer's entry is its own, as its document differs per pod), and deleting one makes the
     // entry a dictionary.
@@ -160,7 +161,7 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
         : m.subresource
           ? { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, time: m.time, fieldsType: 'FieldsV1', fieldsV1, subresource: m.subresource }
           : { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, time: m.time, fieldsType: 'FieldsV1', fieldsV1 };
-    entries.push(interner && Object.isFrozen(fieldsV1) ? interner.entry(id, e, shared) : e);
+    entries.push(interner && Object.isFrozen(fieldsV1) ? interner.entry(key, e, shared) : e);
   }
   const seconds = (t?: string): number => (t ? Date.parse(t) / 1000 : 0);
   // A copy at its exact length: the list is stored with the object, and one grown by push keeps room for 16
@@ -234,7 +235,7 @@ export class FieldManager {
     const changed = modified.empty() ? added : added.empty() ? modified : modified.union(added);
     const anyRemoved = !removed.empty();
     const id = managerId({ manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource });
-    const key = internKey(id, ctx);
+    const at = internAt(id, ctx);
     const managers = new Map<string, ManagerState>();
     // Most writes touch few fields: a manager whose set they miss keeps its set (and its encoded document),
     // found by looking the changed fields up in its document rather than decoding it.
@@ -254,6 +255,7 @@ export class FieldManager {
       else managers.set(otherId, managerState(p, lazySet, internedDocument(this.interner, otherId, mergeFieldsV1(doc, [changed, removed], undefined)), undefined));
     }
     const unchanged = mine !== undefined && !(anyRemoved && fieldsV1Intersects(mine.doc, removed)) && fieldsV1ContainsAll(mine.doc, changed);
+    const mineDoc = !unchanged && mine !== undefined ? canonicalDoc(mine.doc) : undefined;
     let set: FieldSet;
     let fieldsV1: Record<string, unknown> | undefined;
     let empty: boolean;
@@ -262,17 +264,17 @@ export class FieldManager {
       const kept = decodedOrKept(mine!);
       ({ set, fieldsV1 } = kept);
       empty = fieldsV1 !== undefined ? fieldsV1Empty(fieldsV1) : set.empty();
-    } else if (mine !== undefined && canonicalDoc(mine.doc) !== undefined) {
+    } else if (mineDoc !== undefined) {
       // Its document with the removed fields taken out and the changed ones added, sharing the rest.
       set = lazySet;
-      fieldsV1 = internedDocument(this.interner, key, mergeFieldsV1(mine.doc as Record<string, unknown>, [removed], changed), key === id ? undefined : id);
+      fieldsV1 = internedDocument(this.interner, at.key, mergeFieldsV1(mineDoc, [removed], changed), at.shared);
       empty = fieldsV1Empty(fieldsV1);
     } else {
       set = mine ? FieldSet.fromFieldsV1(mine.doc).difference(removed).union(changed) : changed;
       empty = set.empty();
     }
     managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: empty ? mine?.time : ctx.time, set, fieldsV1, entry: undefined });
-    return this.finish(live, next, managers, comparisonEmpty(comparison), { id, key });
+    return this.finish(live, next, managers, comparisonEmpty(comparison), at);
   }
 
   /**
@@ -285,15 +287,14 @@ export class FieldManager {
     const view = updateView(next, ctx);
     // Most creates of a manager have a recent twin (pods of one template, events of one kind): matching the
     // object against its documents builds nothing.
-    const key = internKey(id, ctx);
-    const shared = key === id ? undefined : id;
-    const doc = this.interner.find(key, (d) => matchesAddedFieldsV1(view, this.hints, d), shared) ?? addedFieldsV1(view, this.hints);
+    const at = internAt(id, ctx);
+    const doc = this.interner.find(at.key, (d) => matchesAddedFieldsV1(view, this.hints, d), at.shared) ?? addedFieldsV1(view, this.hints);
     if (!fieldsV1Empty(doc)) {
-      const fieldsV1 = this.interner.document(key, doc, shared);
+      const fieldsV1 = this.interner.document(at.key, doc, at.shared);
       canonicalDocs.add(fieldsV1);
       managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: ctx.time, set: lazySet, fieldsV1, entry: undefined });
     }
-    return this.finish(undefined, next, managers, false, { id, key });
+    return this.finish(undefined, next, managers, false, at);
   }
 
   /**
@@ -366,7 +367,7 @@ export class FieldManager {
   }
 
   /** mayBeNoop: false when the write is known to change the object (then its timestamps are new). */
-  private finish(live: KubeObject | undefined, next: KubeObject, managers: Map<string, ManagerState>, mayBeNoop = true, writer?: { id: string; key: string }): KubeObject {
+  private finish(live: KubeObject | undefined, next: KubeObject, managers: Map<string, ManagerState>, mayBeNoop = true, writer?: InternAt): KubeObject {
     const out = next;
     out.metadata ??= {};
     const encoded = encodeManagedFields(managers, this.interner, writer);
@@ -386,22 +387,29 @@ export class FieldManager {
 }
 
 /**
- * Where the interner keeps a writing manager's recent documents: per manager, and per writer within it. The key
- * is made once per manager and writer (every write asks for it).
+ * Where the interner keeps the documents of manager id as one writer writes them: under key (the writer's own
+ * place within the manager, or the manager's when the write names no writer), falling back to shared (the
+ * manager's) when key is the writer's.
  */
-const internKeys = new Map<string, Map<string, string>>();
+interface InternAt {
+  readonly id: string;
+  readonly key: string;
+  readonly shared: string | undefined;
+}
 
-function internKey(id: string, ctx: FieldManagerContext): string {
-  const writer = ctx.writer;
-  if (!writer) return id;
-  let byId = internKeys.get(writer);
+/** Made once per writer and manager (every write asks); writer '' for writes that name none. */
+const internAts = new Map<string, Map<string, InternAt>>();
+
+function internAt(id: string, ctx: FieldManagerContext): InternAt {
+  const writer = ctx.writer ?? '';
+  let byId = internAts.get(writer);
   if (!byId) {
-    if (internKeys.size >= 16384) internKeys.clear();
-    internKeys.set(writer, (byId = new Map()));
+    if (internAts.size >= 16384) internAts.clear();
+    internAts.set(writer, (byId = new Map()));
   }
-  let key = byId.get(id);
-  if (key === undefined) byId.set(id, (key = `${id}\n${writer}`));
-  return key;
+  let at = byId.get(id);
+  if (at === undefined) byId.set(id, (at = writer ? { id, key: `${id}\n${writer}`, shared: id } : { id, key: id, shared: undefined }));
+  return at;
 }
 
 /** The entries a write starts from: the live object's, unless the request set managedFields itself. */

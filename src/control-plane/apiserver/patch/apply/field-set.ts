@@ -254,7 +254,8 @@ function mergeNode(doc: Record<string, unknown> | undefined, minus: readonly Fie
     const childPlus = plus?.children.get(pe);
     // Untouched below and as a member: doc's own subtree stands (or the element stays absent).
     if (childMinus === undefined && childPlus === undefined && member === wasMember) continue;
-    const hadChild = sub !== undefined && hasChildKey(sub);
+    // A child element (a key besides ".") below the element.
+    const hadChild = sub !== undefined && !fieldsV1Empty(sub);
     const child = hadChild || childPlus !== undefined ? mergeNode(hadChild ? sub : undefined, childMinus ?? noSets, childPlus, member, false) : undefined;
     // A child that plus brings stays as a key even when it names nothing: emitDoc writes {} for it.
     const next = child ?? (member || childPlus !== undefined ? emptyFieldsV1 : undefined);
@@ -309,12 +310,6 @@ function rebuilt(doc: Record<string, unknown>, changed: Map<PathElement, Record<
   const out = objectFor(keys);
   for (const pe of keys) setOwn(out, pe, pe === '.' ? emptyFieldsV1 : changed?.has(pe) ? changed.get(pe) : doc[pe]);
   return out;
-}
-
-/** Whether a canonical node's document has a child element (a key besides "."). */
-function hasChildKey(sub: Record<string, unknown>): boolean {
-  for (const key in sub) if (hasOwn(sub, key) && key !== '.') return true;
-  return false;
 }
 
 /** Whether fromFieldsV1(doc) reads an empty set: it holds a path for every key but ".". */

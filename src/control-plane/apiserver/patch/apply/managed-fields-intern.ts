@@ -4,6 +4,7 @@
 // objects each. Each manager remembers its last few documents and entries; a new one equal to one of them is
 // replaced by it. Documents are compared member by member without allocating (keying them by their JSON text
 // cost more than it saved on creates).
+import { RecentList } from '../../../../shared/lib/recent-list';
 import { hasOwn } from '../json-value';
 
 /** How many recent documents (and entries) a manager remembers: a few templates or event shapes interleave. */
@@ -20,8 +21,8 @@ export interface InternedEntry {
 }
 
 export class ManagedFieldsInterner {
-  private readonly docs = new Map<string, Record<string, unknown>[]>();
-  private readonly entries = new Map<string, InternedEntry[]>();
+  private readonly docs = new Map<string, RecentList<Record<string, unknown>>>();
+  private readonly entries = new Map<string, RecentList<InternedEntry>>();
   /** The frozen one-entry list of each interned entry: every Event of a recorder's burst holds one. */
   private readonly singles = new WeakMap<InternedEntry, readonly InternedEntry[]>();
 
@@ -36,7 +37,11 @@ export class ManagedFieldsInterner {
     // A new document often differs from a recent one in one branch (a pod's status differs from another's
     // by its podIPs key): it takes their equal subtrees instead of holding its own. Done first, so comparing it
     // with the recent documents (which share those subtrees too) stops at the first identical subtree.
-    for (let i = 0; i < recent.length && i < shareWithRecent; i++) shareSubtrees(doc, recent[i]!);
+    for (let i = 0; i < shareWithRecent; i++) {
+      const r = recent.at(i);
+      if (r === undefined) break;
+      shareSubtrees(doc, r);
+    }
     const found = recall(this.docs, key, sharedKey, (d) => d === doc || fieldsV1Equal(d, doc));
     if (found !== undefined) return found;
     deepFreezeDoc(doc);
@@ -84,46 +89,26 @@ export class ManagedFieldsInterner {
   }
 }
 
-function recentList<T>(lists: Map<string, T[]>, key: string): T[] {
+function recentList<T>(lists: Map<string, RecentList<T>>, key: string): RecentList<T> {
   let recent = lists.get(key);
-  if (!recent) lists.set(key, (recent = []));
+  if (!recent) lists.set(key, (recent = new RecentList<T>(recentPerManager)));
   return recent;
 }
 
 /** The first recent value under key, then sharedKey, that matches; brought to the front of key's. */
-function recall<T>(lists: Map<string, T[]>, key: string, sharedKey: string | undefined, matches: (x: T) => boolean): T | undefined {
-  const recent = recentList(lists, key);
-  const found = findRecent(recent, matches) ?? (sharedKey !== undefined ? findRecent(recentList(lists, sharedKey), matches) : undefined);
-  if (found !== undefined && recent[0] !== found) remember(recent, found);
-  return found;
+function recall<T>(lists: Map<string, RecentList<T>>, key: string, sharedKey: string | undefined, matches: (x: T) => boolean): T | undefined {
+  const own = recentList(lists, key);
+  const found = own.find(matches);
+  if (found !== undefined || sharedKey === undefined) return found;
+  // Not among key's (the same test would have found it there): remembered under key from now on.
+  const shared = recentList(lists, sharedKey).find(matches);
+  return shared === undefined ? undefined : own.add(shared);
 }
 
-/** A new value, remembered under key and sharedKey. */
-function rememberUnder<T>(lists: Map<string, T[]>, key: string, sharedKey: string | undefined, x: T): void {
-  remember(recentList(lists, key), x);
-  if (sharedKey !== undefined) remember(recentList(lists, sharedKey), x);
-}
-
-/** The first element matching, moved to the front; undefined when none does. */
-function findRecent<T>(recent: T[], matches: (x: T) => boolean): T | undefined {
-  for (let i = 0; i < recent.length; i++) {
-    const x = recent[i]!;
-    if (!matches(x)) continue;
-    if (i > 0) moveToFront(recent, i);
-    return x;
-  }
-  return undefined;
-}
-
-/** x at the front of recent (moved there when it is in it already), the oldest dropped past the bound. */
-function remember<T>(recent: T[], x: T): void {
-  const at = recent.indexOf(x);
-  if (at >= 0) {
-    if (at > 0) moveToFront(recent, at);
-    return;
-  }
-  recent.unshift(x);
-  if (recent.length > recentPerManager) recent.pop();
+/** A new value (under neither key yet), remembered under key and sharedKey. */
+function rememberUnder<T>(lists: Map<string, RecentList<T>>, key: string, sharedKey: string | undefined, x: T): void {
+  recentList(lists, key).add(x);
+  if (sharedKey !== undefined) recentList(lists, sharedKey).add(x);
 }
 
 /** How many recent documents a new one takes equal subtrees from. */
@@ -142,11 +127,6 @@ function shareSubtrees(doc: Record<string, unknown>, old: Record<string, unknown
   }
 }
 
-function moveToFront<T>(a: T[], i: number): void {
-  const x = a[i]!;
-  for (let j = i; j > 0; j--) a[j] = a[j - 1]!;
-  a[0] = x;
-}
 
 function deepFreezeDoc(doc: Record<string, unknown>): void {
   if (Object.isFrozen(doc)) return;
