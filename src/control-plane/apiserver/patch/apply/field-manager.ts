@@ -288,9 +288,10 @@ export class FieldManager {
     // Most creates of a manager have a recent twin (pods of one template, events of one kind): matching the
     // object against its documents builds nothing.
     const at = internAt(id, ctx);
-    const doc = this.interner.find(at.key, (d) => matchesAddedFieldsV1(view, this.hints, d), at.shared) ?? addedFieldsV1(view, this.hints);
+    const found = this.interner.find(at.key, (d) => matchesAddedFieldsV1(view, this.hints, d), at.shared);
+    const doc = found ?? addedFieldsV1(view, this.hints);
     if (!fieldsV1Empty(doc)) {
-      const fieldsV1 = this.interner.document(at.key, doc, at.shared);
+      const fieldsV1 = found ?? this.interner.document(at.key, doc, at.shared);
       canonicalDocs.add(fieldsV1);
       managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: ctx.time, set: lazySet, fieldsV1, entry: undefined });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManagedFieldsInterner, fieldsV1Equal } from './managed-fields-intern';
+import { ManagedFieldsInterner, fieldsV1Equal, fieldsV1Signature } from './managed-fields-intern';
 
 describe('ManagedFieldsInterner', () => {
   const status = (ip: string) => ({ 'f:status': { 'f:conditions': { 'k:{"type":"Ready"}': { '.': {}, 'f:status': {} } }, 'f:podIPs': { [`k:{"ip":"${ip}"}`]: { '.': {}, 'f:ip': {} } } } });
@@ -55,5 +55,26 @@ describe('ManagedFieldsInterner', () => {
     expect(fieldsV1Equal({ 'f:a': {} }, { 'f:a': {}, 'f:b': {} })).toBe(false);
     expect(fieldsV1Equal({ 'f:a': {}, 'f:b': {} }, { 'f:a': {} })).toBe(false);
     expect(fieldsV1Equal({ 'f:a': { 'f:x': {} } }, { 'f:a': {} })).toBe(false);
+  });
+
+  it('signs equal documents alike, whatever their key order, and tells these apart', () => {
+    const a = { 'f:a': {}, 'f:b': { '.': {}, 'k:{"ip":"10.0.0.1"}': {} } };
+    const reordered = { 'f:b': { 'k:{"ip":"10.0.0.1"}': {}, '.': {} }, 'f:a': {} };
+    expect(fieldsV1Signature(a)).toBe(fieldsV1Signature(reordered));
+    expect(fieldsV1Signature(Object.freeze(a))).toBe(fieldsV1Signature(reordered));
+    const others = [
+      { 'f:a': {}, 'f:b': { '.': {}, 'k:{"ip":"10.0.0.2"}': {} } },
+      { 'f:a': {}, 'f:b': { '.': {} } },
+      { 'f:a': { '.': {} }, 'f:b': { 'k:{"ip":"10.0.0.1"}': {} } },
+      { 'f:a': {}, 'f:b': {}, '.': {}, 'k:{"ip":"10.0.0.1"}': {} },
+      {},
+    ];
+    for (const o of others) expect(fieldsV1Signature(o)).not.toBe(fieldsV1Signature(a));
+  });
+
+  it('hands back an equal document written with its keys in another order', () => {
+    const interner = new ManagedFieldsInterner();
+    const first = interner.document('m', { 'f:a': {}, 'f:b': { 'f:c': {} } });
+    expect(interner.document('m', { 'f:b': { 'f:c': {} }, 'f:a': {} })).toBe(first);
   });
 });

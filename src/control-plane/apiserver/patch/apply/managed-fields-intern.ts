@@ -3,7 +3,9 @@
 // same second): stored objects are frozen, so they can all share one frozen copy instead of holding ~40 small
 // objects each. Each manager remembers its last few documents and entries; a new one equal to one of them is
 // replaced by it. Documents are compared member by member without allocating (keying them by their JSON text
-// cost more than it saved on creates).
+// cost more than it saved on creates), and only when their signatures (a hash of the members) agree: a
+// kubelet's pod-status document is unique to its pod (its podIPs), and walking it against every recent
+// document only to fail cost more than hashing it once.
 import { RecentList } from '../../../../shared/lib/recent-list';
 import { hasOwn } from '../json-value';
 
@@ -20,8 +22,14 @@ export interface InternedEntry {
   readonly subresource?: string;
 }
 
+/** A remembered document and its signature. */
+interface SignedDoc {
+  readonly doc: Record<string, unknown>;
+  readonly signature: number;
+}
+
 export class ManagedFieldsInterner {
-  private readonly docs = new Map<string, RecentList<Record<string, unknown>>>();
+  private readonly docs = new Map<string, RecentList<SignedDoc>>();
   private readonly entries = new Map<string, RecentList<InternedEntry>>();
   /** The frozen one-entry list of each interned entry: every Event of a recorder's burst holds one. */
   private readonly singles = new WeakMap<InternedEntry, readonly InternedEntry[]>();
@@ -40,12 +48,13 @@ export class ManagedFieldsInterner {
     for (let i = 0; i < shareWithRecent; i++) {
       const r = recent.at(i);
       if (r === undefined) break;
-      shareSubtrees(doc, r);
+      shareSubtrees(doc, r.doc);
     }
-    const found = recall(this.docs, key, sharedKey, (d) => d === doc || fieldsV1Equal(d, doc));
-    if (found !== undefined) return found;
+    const signature = fieldsV1Signature(doc);
+    const found = recall(this.docs, key, sharedKey, (d) => d.doc === doc || (d.signature === signature && fieldsV1Equal(d.doc, doc)));
+    if (found !== undefined) return found.doc;
     deepFreezeDoc(doc);
-    rememberUnder(this.docs, key, sharedKey, doc);
+    rememberUnder(this.docs, key, sharedKey, { doc, signature });
     return doc;
   }
 
@@ -54,7 +63,7 @@ export class ManagedFieldsInterner {
    * undefined when none does. Lets a caller test a value against the documents without building its own.
    */
   find(key: string, matches: (doc: Record<string, unknown>) => boolean, sharedKey?: string): Record<string, unknown> | undefined {
-    return recall(this.docs, key, sharedKey, matches);
+    return recall(this.docs, key, sharedKey, (d) => matches(d.doc))?.doc;
   }
 
   /** entry (its fieldsV1 interned already), or an identical entry produced recently under key (then sharedKey); frozen. */
@@ -136,6 +145,37 @@ function deepFreezeDoc(doc: Record<string, unknown>): void {
     if (typeof v === 'object' && v !== null) deepFreezeDoc(v as Record<string, unknown>);
   }
   Object.freeze(doc);
+}
+
+/**
+ * A hash of a fieldsV1 document's members, independent of their order (fieldsV1Equal's equality): equal
+ * documents have equal signatures.
+ */
+export function fieldsV1Signature(doc: unknown): number {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return 0;
+  const o = doc as Record<string, unknown>;
+  let sum = 0;
+  let n = 0;
+  for (const k in o) {
+    if (!hasOwn(o, k)) continue;
+    n++;
+    sum = (sum + mix(Math.imul(stringHash(k), 31) + fieldsV1Signature(o[k]))) | 0;
+  }
+  return mix(sum + n);
+}
+
+/** FNV-1a over the UTF-16 code units. */
+function stringHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** A 32-bit finalizer (murmur3's fmix32): spreads every input bit over the result. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 /** Whether two fieldsV1 documents hold the same members (own keys, recursively), without allocating. */
