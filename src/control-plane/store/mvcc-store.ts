@@ -360,19 +360,25 @@ export class MvccStore implements Store {
   }
 
   private insertKey(kv: KeyValue): void {
+    const known = this.kvs.size;
     this.kvs.set(kv.key, kv);
-    if (this.keys.add(kv.key)) this.adjustDirCounts(kv.key, 1);
+    if (this.kvs.size === known) return; // a new value of a key the index holds
+    const dirs = this.dirsOf(kv.key);
+    this.keys.insert(kv.key, dirs.length > 0 ? dirs[dirs.length - 1]! : '');
+    this.adjustDirCounts(dirs, 1);
   }
 
   private removeKey(key: string): void {
-    this.kvs.delete(key);
-    if (this.keys.delete(key)) this.adjustDirCounts(key, -1);
+    if (!this.kvs.delete(key)) return;
+    const dirs = this.dirsOf(key);
+    this.keys.delete(key, dirs.length > 0 ? dirs[dirs.length - 1]! : '');
+    this.adjustDirCounts(dirs, -1);
   }
 
-  private adjustDirCounts(key: string, delta: number): void {
+  private adjustDirCounts(dirs: readonly string[], delta: number): void {
     const counts = this.dirCounts;
     counts.set('', (counts.get('') ?? 0) + delta);
-    for (const dir of this.dirsOf(key)) {
+    for (const dir of dirs) {
       const n = (counts.get(dir) ?? 0) + delta;
       if (n === 0) counts.delete(dir);
       else counts.set(dir, n);

@@ -8,54 +8,81 @@ function withPrefix(set: SortedKeySet, prefix: string): string[] {
   return out;
 }
 
+/** The key up to and including its last '/', as the store passes it. */
+const dirOf = (key: string): string => key.slice(0, key.lastIndexOf('/') + 1);
+
 describe('SortedKeySet', () => {
   it('ranges by prefix in order, across chunk splits', () => {
     const set = new SortedKeySet();
     // Insert in a scrambled order, enough keys to split chunks many times.
-    const keys: string[] = [];
-    for (let i = 0; i < 5000; i++) keys.push(`/registry/core/pods/ns${i % 7}/p${String((i * 7919) % 5000).padStart(5, '0')}`);
-    for (const k of keys) set.add(k);
-    expect(set.size).toBe(new Set(keys).size);
+    const keys = new Set<string>();
+    for (let i = 0; i < 5000; i++) keys.add(`/registry/core/pods/ns${i % 7}/p${String((i * 7919) % 5000).padStart(5, '0')}`);
+    let n = 0;
+    for (const k of keys) {
+      set.insert(k, dirOf(k));
+      // Ranges now and then: some keys are placed one by one, the rest merged in at the end.
+      if (++n % 1000 === 0) expect(set.countWithPrefix('/registry/core/pods/ns3/')).toBeGreaterThan(0);
+    }
+    expect(set.size).toBe(keys.size);
     const ns3 = withPrefix(set, '/registry/core/pods/ns3/');
-    const expected = [...new Set(keys)].filter((k) => k.startsWith('/registry/core/pods/ns3/')).sort();
+    const expected = [...keys].filter((k) => k.startsWith('/registry/core/pods/ns3/')).sort();
     expect(ns3).toEqual(expected);
     expect(set.countWithPrefix('/registry/core/pods/ns3/')).toBe(expected.length);
     expect(withPrefix(set, '/registry/core/pods/ns9/')).toEqual([]);
+    expect(withPrefix(set, '')).toEqual([...keys].sort());
   });
 
-  it('reports duplicates and missing keys', () => {
+  it('reports missing keys on delete, ordered or not yet', () => {
     const set = new SortedKeySet();
-    expect(set.add('a')).toBe(true);
-    expect(set.add('a')).toBe(false);
-    expect(set.delete('b')).toBe(false);
-    expect(set.delete('a')).toBe(true);
+    set.insert('/a/x', '/a/');
+    expect(set.delete('/a/y', '/a/')).toBe(false);
+    expect(set.delete('/a/x', '/a/')).toBe(true);
+    expect(set.delete('/a/x', '/a/')).toBe(false);
     expect(set.size).toBe(0);
     expect(withPrefix(set, '')).toEqual([]);
   });
 
-  it('matches a sorted-array model under random adds and deletes', () => {
+  it('ranges over a directory and its neighbours without ordering unrelated ones', () => {
+    const set = new SortedKeySet();
+    for (const k of ['/r/events/ns/e2', '/r/events/ns/e1', '/r/pods/ns/p2', '/r/pods/ns-b/p1', '/r/pods/ns/p1']) set.insert(k, dirOf(k));
+    // etcd's byte order: "ns-b/" sorts before "ns/".
+    expect(withPrefix(set, '/r/pods/')).toEqual(['/r/pods/ns-b/p1', '/r/pods/ns/p1', '/r/pods/ns/p2']);
+    expect(withPrefix(set, '/r/pods/ns')).toEqual(['/r/pods/ns-b/p1', '/r/pods/ns/p1', '/r/pods/ns/p2']);
+    expect(withPrefix(set, '/r/events/ns/e')).toEqual(['/r/events/ns/e1', '/r/events/ns/e2']);
+    expect(set.size).toBe(5);
+  });
+
+  it('matches a sorted-array model under random inserts, deletes and ranges', () => {
     const key = fc.stringMatching(/^[ab/]{0,6}$/);
+    const op = fc.oneof(
+      fc.tuple(fc.constant('insert' as const), key),
+      fc.tuple(fc.constant('delete' as const), key),
+      fc.tuple(fc.constant('range' as const), key),
+    );
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.boolean(), key), { maxLength: 400 }), fc.array(key, { maxLength: 10 }), (ops, prefixes) => {
-        const set = new SortedKeySet(2); // tiny chunks: splits and empty-chunk removal happen constantly
+      fc.property(fc.array(op, { maxLength: 400 }), fc.array(key, { maxLength: 10 }), fc.integer({ min: 1, max: 8 }), (ops, prefixes, maxChunk) => {
+        const set = new SortedKeySet(maxChunk); // tiny chunks: splits and empty-chunk removal happen constantly
         const model = new Set<string>();
-        for (const [add, k] of ops) {
-          if (add) {
-            expect(set.add(k)).toBe(!model.has(k));
-            model.add(k);
-          } else {
-            expect(set.delete(k)).toBe(model.has(k));
-            model.delete(k);
-          }
-        }
-        expect(set.size).toBe(model.size);
-        for (const p of ['', ...prefixes]) {
+        const check = (p: string) => {
           const expected = [...model].filter((k) => k.startsWith(p)).sort();
           expect(withPrefix(set, p)).toEqual(expected);
           expect(set.countWithPrefix(p)).toBe(expected.length);
+        };
+        for (const [kind, k] of ops) {
+          if (kind === 'insert') {
+            if (!model.has(k)) set.insert(k, dirOf(k));
+            model.add(k);
+          } else if (kind === 'delete') {
+            expect(set.delete(k, dirOf(k))).toBe(model.has(k));
+            model.delete(k);
+          } else {
+            check(k);
+          }
+          expect(set.size).toBe(model.size);
         }
+        for (const p of ['', ...prefixes]) check(p);
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });

@@ -2,12 +2,19 @@
 // O(log n + maxChunk) (a splice inside one chunk); a prefix range costs O(log n + result). This keeps
 // range('/registry/core/pods/ns/') proportional to the pods in ns, however many objects the store holds.
 // Keys compare by UTF-16 code units (JS `<`), which matches etcd's byte order for the ASCII keys we use.
+//
+// A new key is first only remembered under its directory, and put in order when a range or a delete needs that
+// directory: most keys of a busy cluster are Events nobody lists while they are written, and placing each one
+// among a hundred thousand others as it came was a binary search and a splice per Event.
 
 const DEFAULT_MAX_CHUNK = 512;
 
 export class SortedKeySet {
   private chunks: string[][] = [];
+  /** Keys in the set, ordered or not. */
   private count = 0;
+  /** New keys not yet in the chunks, by directory (the key up to its last '/'). */
+  private readonly unordered = new Map<string, string[]>();
 
   /** maxChunk: a chunk splits in two once it exceeds twice this size (small values exercise splits in tests). */
   constructor(private readonly maxChunk = DEFAULT_MAX_CHUNK) {}
@@ -16,28 +23,20 @@ export class SortedKeySet {
     return this.count;
   }
 
-  /** Adds the key; false when it was already present. */
-  add(key: string): boolean {
-    const chunks = this.chunks;
-    if (chunks.length === 0) {
-      chunks.push([key]);
-      this.count++;
-      return true;
-    }
-    let ci = this.chunkFor(key);
-    if (ci === chunks.length) ci--; // greater than every key: append to the last chunk
-    const chunk = chunks[ci];
-    const pos = lowerBound(chunk, key);
-    if (chunk[pos] === key) return false;
-    if (pos === chunk.length) chunk.push(key);
-    else chunk.splice(pos, 0, key);
+  /**
+   * Adds a key the set does not hold (the caller knows: the store's map of values says so). dir is its
+   * directory, key up to and including its last '/' ('' when it has none), which the store has at hand.
+   */
+  insert(key: string, dir: string): void {
+    const keys = this.unordered.get(dir);
+    if (keys === undefined) this.unordered.set(dir, [key]);
+    else keys.push(key);
     this.count++;
-    if (chunk.length > this.maxChunk * 2) chunks.splice(ci + 1, 0, chunk.splice(this.maxChunk));
-    return true;
   }
 
   /** Removes the key; false when it was absent. */
-  delete(key: string): boolean {
+  delete(key: string, dir: string): boolean {
+    this.orderDir(dir);
     const ci = this.chunkFor(key);
     if (ci === this.chunks.length) return false;
     const chunk = this.chunks[ci];
@@ -51,6 +50,7 @@ export class SortedKeySet {
 
   /** Calls fn for every key starting with prefix, in order. */
   forEachWithPrefix(prefix: string, fn: (key: string) => void): void {
+    this.orderUnder(prefix);
     const chunks = this.chunks;
     let ci = this.chunkFor(prefix);
     if (ci === chunks.length) return;
@@ -73,7 +73,65 @@ export class SortedKeySet {
     return n;
   }
 
-  /** Index of the first chunk whose last key is ≥ key (chunks.length when none is). */
+  /** Puts in order every unordered key that may start with prefix: those of a directory inside it or around it. */
+  private orderUnder(prefix: string): void {
+    if (this.unordered.size === 0) return;
+    let keys: string[] | undefined;
+    for (const [dir, dirKeys] of this.unordered) {
+      if (!(dir.startsWith(prefix) || prefix.startsWith(dir))) continue;
+      this.unordered.delete(dir);
+      keys = keys === undefined ? dirKeys : keys.concat(dirKeys);
+    }
+    if (keys !== undefined) this.order(keys);
+  }
+
+  /** Puts dir's unordered keys in order, if it has any. */
+  private orderDir(dir: string): void {
+    const keys = this.unordered.get(dir);
+    if (keys === undefined) return;
+    this.unordered.delete(dir);
+    this.order(keys);
+  }
+
+  /** Puts keys (in no chunk yet) in the chunks: one by one when few, else by merging them with every chunk. */
+  private order(keys: string[]): void {
+    keys.sort();
+    let ordered = this.count - keys.length;
+    for (const other of this.unordered.values()) ordered -= other.length;
+    if (keys.length * 8 < ordered) {
+      for (const key of keys) this.place(key);
+      return;
+    }
+    const merged: string[] = [];
+    let j = 0;
+    for (const chunk of this.chunks) {
+      for (const key of chunk) {
+        while (j < keys.length && keys[j] < key) merged.push(keys[j++]);
+        merged.push(key);
+      }
+    }
+    while (j < keys.length) merged.push(keys[j++]);
+    this.chunks = [];
+    for (let i = 0; i < merged.length; i += this.maxChunk) this.chunks.push(merged.slice(i, i + this.maxChunk));
+  }
+
+  /** Puts a key that is in no chunk in its place among them. */
+  private place(key: string): void {
+    const chunks = this.chunks;
+    if (chunks.length === 0) {
+      chunks.push([key]);
+      return;
+    }
+    let ci = this.chunkFor(key);
+    if (ci === chunks.length) ci--; // greater than every key: append to the last chunk
+    const chunk = chunks[ci];
+    const pos = lowerBound(chunk, key);
+    if (pos === chunk.length) chunk.push(key);
+    else chunk.splice(pos, 0, key);
+    if (chunk.length > this.maxChunk * 2) chunks.splice(ci + 1, 0, chunk.splice(this.maxChunk));
+  }
+
+/** Index of the first chunk whose last key is ≥ key (chunks.length when none is). */
   private chunkFor(key: string): number {
     const chunks = this.chunks;
     let lo = 0;
