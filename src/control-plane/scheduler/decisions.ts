@@ -89,8 +89,32 @@ export interface DecisionRecord extends Omit<SchedulingDecision, 'nodes'> {
 /** The columns of a record not scored (yet): recordScores replaces them, nothing writes into them. */
 const empty = new Uint8Array(0);
 
-export function newDecisionRecord(base: Omit<SchedulingDecision, 'nodes'>): DecisionRecord {
-  return { ...base, filtered: new Map(), feasible: [], plugins: [], weights: [], raw: empty, normalized: empty, totals: empty };
+/** The fields an attempt's record starts with. */
+export type DecisionStart = Pick<SchedulingDecision, 'pod' | 'uid' | 'attempt' | 'cycle' | 'time' | 'result' | 'numAllNodes' | 'evaluatedNodes' | 'feasibleNodes'>;
+
+/** Until filtering runs: no node filtered out. Never written (schedule-one replaces it with the diagnosis's). */
+const noneFiltered: NodeToStatus = new Map();
+
+export function newDecisionRecord(s: DecisionStart): DecisionRecord {
+  // Written out rather than spread: one record per scheduling attempt.
+  return {
+    pod: s.pod,
+    uid: s.uid,
+    attempt: s.attempt,
+    cycle: s.cycle,
+    time: s.time,
+    result: s.result,
+    numAllNodes: s.numAllNodes,
+    evaluatedNodes: s.evaluatedNodes,
+    feasibleNodes: s.feasibleNodes,
+    filtered: noneFiltered,
+    feasible: [],
+    plugins: [],
+    weights: [],
+    raw: empty,
+    normalized: empty,
+    totals: empty,
+  };
 }
 
 /**
