@@ -8,6 +8,14 @@ export function fieldManagerName(ctx: RequestContext): string {
   const explicit = ctx.req.options?.fieldManager;
   if (explicit) return explicit;
   const agent = ctx.req.userAgent;
-  const prefix = agent ? agent.split('/', 1)[0] : '';
-  return (prefix || ctx.user.username).slice(0, 128);
+  if (!agent) return ctx.user.username.slice(0, 128);
+  // A component sends the same User-Agent on every request: its prefix is worked out once.
+  if (agent !== lastAgent) {
+    lastAgent = agent;
+    lastPrefix = agent.split('/', 1)[0]!.slice(0, 128);
+  }
+  return lastPrefix || ctx.user.username.slice(0, 128);
 }
+
+let lastAgent = '';
+let lastPrefix = '';

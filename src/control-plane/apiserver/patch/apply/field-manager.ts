@@ -80,8 +80,23 @@ export interface FieldManagerContext {
 function managerId(m: { manager: string; operation: string; apiVersion: string; subresource?: string }): string {
   const apiVersion = m.operation === ManagedFieldsOperation.Apply ? '' : m.apiVersion;
   const subresource = m.subresource || '';
-  return `${m.operation}|${apiVersion.length}|${apiVersion}|${subresource.length}|${subresource}|${m.manager}`;
+  let made = managerIds.get(m.manager);
+  if (made === undefined) {
+    if (managerIds.size >= 16384) managerIds.clear();
+    managerIds.set(m.manager, (made = []));
+  }
+  for (const x of made) if (x.operation === m.operation && x.apiVersion === apiVersion && x.subresource === subresource) return x.id;
+  const id = `${m.operation}|${apiVersion.length}|${apiVersion}|${subresource.length}|${subresource}|${m.manager}`;
+  made.push({ operation: m.operation, apiVersion, subresource, id });
+  return id;
 }
+
+/**
+ * The identifiers made so far, by manager: every write asks for its own and each stored entry's, and one
+ * string per identifier is also hashed only once by the maps keyed by it. A cache (user-chosen managers must
+ * not grow it).
+ */
+const managerIds = new Map<string, { operation: string; apiVersion: string; subresource: string; id: string }[]>();
 
 /** decodeManagedFields' reading of one entry, its fieldsV1 left as it is. */
 function pendingManager(e: unknown): PendingManager | undefined {
