@@ -30,7 +30,9 @@ function sameAt(a: unknown, b: unknown, depth: number): boolean {
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  // x's keys that JSON writes, in order; then y's, walked against them.
+  // x's keys that JSON writes, in order; then y's, walked against them, each value compared as its key is
+  // reached: most unequal values differ early (an interned condition of another type differs at its first
+  // member), so the rest of the walk is skipped. Deeper comparisons use deeper lists, so this one stays as it is.
   // (Its length is never reset: setting length to 0 would free the backing store, and the next use grow a new one.)
   const kx = (keysAtDepth[depth] ??= []);
   let n = 0;
@@ -40,16 +42,10 @@ function sameAt(a: unknown, b: unknown, depth: number): boolean {
     if (!hasOwn(y, k)) continue;
     const vy = y[k];
     if (omitted(vy)) continue;
-    if (i >= n || kx[i] !== k) return false;
+    if (i >= n || kx[i] !== k || !sameAt(x[k], vy, depth + 1)) return false;
     i++;
   }
-  if (i !== n) return false;
-  // Keys match in order: now the values (deeper comparisons use deeper lists, so this one stays as it is).
-  for (let j = 0; j < i; j++) {
-    const k = kx[j]!;
-    if (!sameAt(x[k], y[k], depth + 1)) return false;
-  }
-  return true;
+  return i === n;
 }
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
