@@ -74,17 +74,13 @@ export class SharedSubtrees {
    * toStored, which keeps prev's.
    */
   storedForm(obj: KubeObject, prev?: KubeObject): KubeObject {
-    // The copies made along one path serve the next ones through the same objects (a pod's root and status
-    // are copied once, not once per shared path below them).
-    const copies: object[] = [];
     let out: unknown = obj;
-    for (const { path, values } of this.paths) out = share(out, prev, path, 0, values, copies);
+    for (const { path, values } of this.paths) out = share(out, prev, path, 0, values);
     return out as KubeObject;
   }
 }
 
-/** node with its shared subtree along path; copies: the objects this storedForm made (its own to change). */
-function share(node: unknown, prev: unknown, path: readonly string[], i: number, values: RecentValues | ValuesByText, copies: object[]): unknown {
+function share(node: unknown, prev: unknown, path: readonly string[], i: number, values: RecentValues | ValuesByText): unknown {
   if (typeof node !== 'object' || node === null || Object.isFrozen(node)) return node;
   if (i === path.length) {
     if (prev !== undefined && sameJson(node, prev)) return node;
@@ -94,27 +90,20 @@ function share(node: unknown, prev: unknown, path: readonly string[], i: number,
   if (key === EachElement) {
     if (!Array.isArray(node)) return node;
     const before = Array.isArray(prev) ? prev : undefined;
-    let out: unknown[] | undefined = copies.includes(node) ? node : undefined;
+    let out: unknown[] | undefined;
     for (let j = 0; j < node.length; j++) {
-      const c = share(node[j], before?.[j], path, i + 1, values, copies);
-      if (c === node[j]) continue;
-      if (out === undefined) copies.push((out = node.slice()));
-      out[j] = c;
+      const c = share(node[j], before?.[j], path, i + 1, values);
+      if (c !== node[j]) (out ??= node.slice())[j] = c;
     }
     return out ?? node;
   }
   if (Array.isArray(node) || !Object.hasOwn(node, key)) return node;
   const child = (node as Record<string, unknown>)[key];
   const before = typeof prev === 'object' && prev !== null && !Array.isArray(prev) && Object.hasOwn(prev, key) ? (prev as Record<string, unknown>)[key] : undefined;
-  const c = share(child, before, path, i + 1, values, copies);
+  const c = share(child, before, path, i + 1, values);
   if (c === child) return node;
-  if (copies.includes(node)) {
-    setOwn(node, key, c);
-    return node;
-  }
   // A copy with the key in its place (spread keeps key order; setOwn keeps a "__proto__" key a data member).
   const out = { ...(node as Record<string, unknown>) };
   setOwn(out, key, c);
-  copies.push(out);
   return out;
 }
