@@ -4,9 +4,12 @@
 // timer (Clock.step to the earliest due timer), letting its promise chains settle (setImmediate) between timers;
 // its own informer on deployments says when status.availableReplicas reaches R.
 // Both sides get the same treatment, as a steady-state benchmark does: a small warm-up rollout, then warm-up
-// rollouts of the timed size (untimed), then timed rollouts, each on a fresh cluster; the figure is the ratio of
-// the medians. The first rollout of the timed size is reported too ("first run"): mostly the JIT's first pass
-// over the code at that size (kubeplay's 300-pod rollout took 1,263 → 741 → 629 → 533 ms repeated, session 16).
+// rollouts of the timed size (untimed) until the side is at steady state (its last three within 10% of each
+// other: the JIT has settled), then timed rollouts, each on a fresh cluster; the figure is the ratio of the
+// medians. kubeplay needs about ten (its 300-pod rollout took 547 → 401 → 267 → 222 → 194 → … → 128 ms repeated,
+// session 21), webernetes three (its runs are seconds long and level from the first). The first rollout of the
+// timed size is reported too ("first run": mostly the JIT's first pass over the code at that size), and the
+// ratio of the 3rd–5th rollouts, the figure of the method before session 21 (two warm-ups on each side).
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { bootBenchCluster, rolloutDeployment, warmUp } from './lib/kubeplay';
@@ -14,8 +17,9 @@ import { benchDeployment } from './lib/workload';
 
 export interface PeerResult {
   replicas: number;
-  /** Untimed rollouts of the timed size before the timed ones, and timed rollouts, per side. */
-  warmUps: number;
+  /** Untimed rollouts of the timed size before the timed ones (until steady), per side, and timed rollouts. */
+  kubeplayWarmUps: number;
+  peerWarmUps: number;
   timedRuns: number;
   /** Medians over the timed runs. */
   kubeplayWallMs: number;
@@ -34,12 +38,31 @@ export interface PeerResult {
   kubeplayFirstWallMs: number;
   peerFirstWallMs: number;
   firstRatio: number;
+  /** Ratio of the medians of each side's 3rd–5th rollouts of the timed size: two warm-ups, as before session 21. */
+  twoWarmUpsRatio: number;
 }
 
-/** Untimed rollouts of the timed size per side before the timed ones. */
-const warmUps = 2;
+/** Untimed rollouts of the timed size per side: at least this many, then until steady, at most maxWarmUps. */
+const minWarmUps = 3;
+const maxWarmUps = 20;
+/** Steady: the last three warm-ups' slowest is within this factor of their fastest. */
+const steadySpread = 1.1;
 /** Timed rollouts per side; the figure is their median. */
 const timedRuns = 3;
+
+/** Warm-up rollouts until steady, then the timed ones. */
+async function warmThenTime<R extends { wallMs: number }>(rollout: () => Promise<R>): Promise<{ warm: R[]; timed: R[] }> {
+  const warm: R[] = [];
+  while (warm.length < maxWarmUps) {
+    warm.push(await rollout());
+    if (warm.length < minWarmUps) continue;
+    const last = warm.slice(-3).map((r) => r.wallMs);
+    if (Math.max(...last) <= steadySpread * Math.min(...last)) break;
+  }
+  const timed: R[] = [];
+  for (let i = 0; i < timedRuns; i++) timed.push(await rollout());
+  return { warm, timed };
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -135,22 +158,23 @@ export async function runPeerCase(replicas: number): Promise<PeerResult> {
   const { Cluster, version } = await loadPeer();
   await peerRollout(Cluster, 10);
 
-  const ours: ReturnType<typeof rolloutDeployment>[] = [];
-  for (let i = 0; i < warmUps + timedRuns; i++) {
+  const ours = await warmThenTime(async () => {
     const cluster = await bootBenchCluster(3);
-    ours.push(rolloutDeployment(cluster, replicas));
+    const r = rolloutDeployment(cluster, replicas);
     await cluster.close();
-  }
-  const theirs: Awaited<ReturnType<typeof peerRollout>>[] = [];
-  for (let i = 0; i < warmUps + timedRuns; i++) theirs.push(await peerRollout(Cluster, replicas));
+    return r;
+  });
+  const theirs = await warmThenTime(() => peerRollout(Cluster, replicas));
 
-  const oursTimed = ours.slice(warmUps);
-  const theirsTimed = theirs.slice(warmUps);
+  const oursTimed = ours.timed;
+  const theirsTimed = theirs.timed;
+  const third = (runs: { wallMs: number }[]) => median(runs.slice(2, 5).map((r) => r.wallMs));
   const kubeplayWallMs = median(oursTimed.map((r) => r.wallMs));
   const peerWallMs = median(theirsTimed.map((r) => r.wallMs));
   return {
     replicas,
-    warmUps,
+    kubeplayWarmUps: ours.warm.length,
+    peerWarmUps: theirs.warm.length,
     timedRuns,
     kubeplayWallMs,
     kubeplayCpuMs: median(oursTimed.map((r) => r.cpuMs)),
@@ -163,8 +187,9 @@ export async function runPeerCase(replicas: number): Promise<PeerResult> {
     ratio: peerWallMs / kubeplayWallMs,
     kubeplayWallRunsMs: oursTimed.map((r) => r.wallMs),
     peerWallRunsMs: theirsTimed.map((r) => r.wallMs),
-    kubeplayFirstWallMs: ours[0].wallMs,
-    peerFirstWallMs: theirs[0].wallMs,
-    firstRatio: theirs[0].wallMs / ours[0].wallMs,
+    kubeplayFirstWallMs: ours.warm[0].wallMs,
+    peerFirstWallMs: theirs.warm[0].wallMs,
+    firstRatio: theirs.warm[0].wallMs / ours.warm[0].wallMs,
+    twoWarmUpsRatio: third([...theirs.warm, ...theirsTimed]) / third([...ours.warm, ...oursTimed]),
   };
 }

@@ -165,10 +165,11 @@ function peerFigures(r: PeerResult): Figure[] {
       unit: 'x faster',
       target: r.replicas === 300 ? { op: TargetOp.AtLeast, value: 50 } : undefined,
       note:
-        `medians of ${r.timedRuns} runs after ${r.warmUps} untimed of the same size, each side: ` +
+        `medians of ${r.timedRuns} runs once steady (after ${r.kubeplayWarmUps} untimed rollouts of this size for kubeplay, ${r.peerWarmUps} for webernetes): ` +
         `kubeplay ${formatNumber(r.kubeplayWallMs)} ms wall, ${formatNumber(r.kubeplayCpuMs)} ms cpu (${seconds(r.kubeplayVirtualMs)} virtual; runs ${r.kubeplayWallRunsMs.map(formatNumber).join(' / ')} ms); ` +
         `webernetes ${formatNumber(r.peerWallMs)} ms wall, ${formatNumber(r.peerCpuMs)} ms cpu (${seconds(r.peerVirtualMs)} virtual, ${r.peerTimerSteps} timer steps, clock paused and stepped; runs ${r.peerWallRunsMs.map(formatNumber).join(' / ')} ms); ` +
-        `first run of this size: ${formatNumber(r.firstRatio)}x (kubeplay ${formatNumber(r.kubeplayFirstWallMs)} ms, webernetes ${formatNumber(r.peerFirstWallMs)} ms)`,
+        `first run of this size: ${formatNumber(r.firstRatio)}x (kubeplay ${formatNumber(r.kubeplayFirstWallMs)} ms, webernetes ${formatNumber(r.peerFirstWallMs)} ms); ` +
+        `3rd–5th runs (two warm-ups, the method before session 21): ${formatNumber(r.twoWarmUpsRatio)}x`,
     },
   ];
 }
