@@ -1,7 +1,7 @@
-// An ordered set of strings for prefix ranges: sorted chunks of at most 2 × maxChunk keys. Insert and delete cost
-// O(log n + maxChunk) (a splice inside one chunk); a prefix range costs O(log n + result). This keeps
-// range('/registry/core/pods/ns/') proportional to the pods in ns, however many objects the store holds.
-// Keys compare by UTF-16 code units (JS `<`), which matches etcd's byte order for the ASCII keys we use.
+// An ordered set of strings for prefix ranges: sorted chunks of at most 2 × maxChunk keys. Placing a key and
+// deleting one cost O(log n + maxChunk) (a splice inside one chunk); a prefix range costs O(log n + result).
+// This keeps range('/registry/core/pods/ns/') proportional to the pods in ns, however many objects the store
+// holds. Keys compare by UTF-16 code units (JS `<`), which matches etcd's byte order for the ASCII keys we use.
 //
 // A new key is first only remembered under its directory, and put in order when a range or a delete needs that
 // directory: most keys of a busy cluster are Events nobody lists while they are written, and placing each one
@@ -131,7 +131,7 @@ export class SortedKeySet {
     if (chunk.length > this.maxChunk * 2) chunks.splice(ci + 1, 0, chunk.splice(this.maxChunk));
   }
 
-/** Index of the first chunk whose last key is ≥ key (chunks.length when none is). */
+  /** Index of the first chunk whose last key is ≥ key (chunks.length when none is). */
   private chunkFor(key: string): number {
     const chunks = this.chunks;
     let lo = 0;
