@@ -67,12 +67,11 @@ export function hasKey(obj: Obj, key: string): boolean {
 }
 
 /**
- * Defines an own data property. Use it for keys that come from user data: plain assignment with the key
+ * Sets an own data property. Use it for keys that come from user data: plain assignment with the key
  * "__proto__" would call the prototype setter instead of storing the key (and could swap the object's prototype).
+ * (json-value's setOwn: defineProperty for that one key, a plain assignment otherwise.)
  */
-export function setOwn(obj: Obj, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
+export { setOwn } from '../../patch/json-value';
 
 export function hasOwn(obj: Obj, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
