@@ -46,9 +46,13 @@ export function parseObjectKey(key: string): ParsedObjectKey | undefined {
   return undefined;
 }
 
+const noMessages: readonly string[] = [];
+
 /** apimachinery path.IsValidPathSegmentName. */
-function invalidPathSegmentName(name: string): string[] {
+function invalidPathSegmentName(name: string): readonly string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
+  // Every key of every request comes through here: a valid name gets the one empty list.
+  if (!name.includes('/') && !name.includes('%')) return noMessages;
   const msgs: string[] = [];
   if (name.includes('/')) msgs.push(`may not contain '/'`);
   if (name.includes('%')) msgs.push(`may not contain '%'`);

@@ -158,6 +158,11 @@ describe('MvccStore revisions and key-values', () => {
     del(store, key('a', 'y'));
     expect(store.count('/registry/core/configmaps/a/')).toBe(1);
     expect(store.count('/registry/core/nothing/')).toBe(0);
+    // A directory emptied by deletes ranges as empty now, and still as it was at an earlier revision.
+    del(store, key('a', 'z'));
+    expect(store.range(key('a', '')).kvs).toEqual([]);
+    expect(store.range(key('a', ''), 6).kvs.map((kv) => kv.key)).toEqual([key('a', 'z')]);
+    expect(store.range('/registry/core/nothing/')).toEqual({ kvs: [], revision: 7 });
   });
 
   it('reads at older revisions, undoing later puts, deletes and re-creates', () => {

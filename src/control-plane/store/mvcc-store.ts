@@ -153,6 +153,9 @@ export class MvccStore implements Store {
   range(prefix: string, atRevision?: number): RangeResult {
     const atCurrent = atRevision === undefined || atRevision <= 0 || atRevision === this.rev;
     if (!atCurrent) this.checkReadable(atRevision);
+    // A directory with no live key (admission reads every pod create's LimitRanges and ResourceQuotas, most
+    // often none): its count says so without searching the index.
+    if (atCurrent && prefix !== '' && prefix.endsWith('/') && !this.dirCounts.has(prefix)) return { kvs: [], revision: this.rev };
     const current: KeyValue[] = [];
     this.keys.forEachWithPrefix(prefix, (k) => current.push(this.kvs.get(k)!));
     if (atCurrent) return { kvs: current, revision: this.rev };
