@@ -168,7 +168,7 @@ export async function runPeerCase(replicas: number): Promise<PeerResult> {
 
   const oursTimed = ours.timed;
   const theirsTimed = theirs.timed;
-  const third = (runs: { wallMs: number }[]) => median(runs.slice(2, 5).map((r) => r.wallMs));
+  const thirdToFifth = (runs: { wallMs: number }[]) => median(runs.slice(2, 5).map((r) => r.wallMs));
   const kubeplayWallMs = median(oursTimed.map((r) => r.wallMs));
   const peerWallMs = median(theirsTimed.map((r) => r.wallMs));
   return {
@@ -190,6 +190,6 @@ export async function runPeerCase(replicas: number): Promise<PeerResult> {
     kubeplayFirstWallMs: ours.warm[0].wallMs,
     peerFirstWallMs: theirs.warm[0].wallMs,
     firstRatio: theirs.warm[0].wallMs / ours.warm[0].wallMs,
-    twoWarmUpsRatio: third([...theirs.warm, ...theirsTimed]) / third([...ours.warm, ...oursTimed]),
+    twoWarmUpsRatio: thirdToFifth([...theirs.warm, ...theirsTimed]) / thirdToFifth([...ours.warm, ...oursTimed]),
   };
 }
