@@ -60,8 +60,9 @@ describe('SortedKeySet', () => {
       fc.tuple(fc.constant('range' as const), key),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 400 }), fc.array(key, { maxLength: 10 }), fc.integer({ min: 1, max: 8 }), (ops, prefixes, maxChunk) => {
-        const set = new SortedKeySet(maxChunk); // tiny chunks: splits and empty-chunk removal happen constantly
+      fc.property(fc.array(op, { maxLength: 400 }), fc.array(key, { maxLength: 10 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 4 }), (ops, prefixes, maxChunk, maxDirs) => {
+        // Tiny chunks and few unordered directories: splits, empty-chunk removal and orderings happen constantly.
+        const set = new SortedKeySet(maxChunk, maxDirs);
         const model = new Set<string>();
         const check = (p: string) => {
           const expected = [...model].filter((k) => k.startsWith(p)).sort();

@@ -5,9 +5,12 @@
 //
 // A new key is first only remembered under its directory, and put in order when a range or a delete needs that
 // directory: most keys of a busy cluster are Events nobody lists while they are written, and placing each one
-// among a hundred thousand others as it came was a binary search and a splice per Event.
+// among a hundred thousand others as it came was a binary search and a splice per Event. A range looks at every
+// directory with keys not in order yet, so there are at most maxUnorderedDirs of them: one more puts them all in
+// order first.
 
 const DEFAULT_MAX_CHUNK = 512;
+const DEFAULT_MAX_UNORDERED_DIRS = 32;
 
 export class SortedKeySet {
   private chunks: string[][] = [];
@@ -16,8 +19,14 @@ export class SortedKeySet {
   /** New keys not yet in the chunks, by directory (the key up to its last '/'). */
   private readonly unordered = new Map<string, string[]>();
 
-  /** maxChunk: a chunk splits in two once it exceeds twice this size (small values exercise splits in tests). */
-  constructor(private readonly maxChunk = DEFAULT_MAX_CHUNK) {}
+  /**
+   * maxChunk: a chunk splits in two once it exceeds twice this size; maxUnorderedDirs: directories that may
+   * hold keys not in order yet (small values exercise splits and orderings in tests).
+   */
+  constructor(
+    private readonly maxChunk = DEFAULT_MAX_CHUNK,
+    private readonly maxUnorderedDirs = DEFAULT_MAX_UNORDERED_DIRS,
+  ) {}
 
   get size(): number {
     return this.count;
@@ -29,8 +38,11 @@ export class SortedKeySet {
    */
   insert(key: string, dir: string): void {
     const keys = this.unordered.get(dir);
-    if (keys === undefined) this.unordered.set(dir, [key]);
-    else keys.push(key);
+    if (keys !== undefined) keys.push(key);
+    else {
+      if (this.unordered.size >= this.maxUnorderedDirs) this.orderUnder('');
+      this.unordered.set(dir, [key]);
+    }
     this.count++;
   }
 
