@@ -3,16 +3,22 @@
 //   node --import tsx bench/profile-summary.ts /tmp/prof/CPU.*.cpuprofile [top]
 import { readFileSync } from 'node:fs';
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+}
+
+/** A function as a row label: its name and its file (relative to src/, bench/ or node_modules/) and line. */
+export function label(n: ProfileNode): string {
+  const url = n.callFrame.url.replace(/^file:\/\/.*?\/(src|bench|node_modules)\//, '$1/');
+  return `${n.callFrame.functionName || '(anonymous)'} ${url ? `${url}:${n.callFrame.lineNumber + 1}` : ''}`.trim();
 }
 
 export function summarise(profile: CpuProfile, top = 25): string {
@@ -22,10 +28,6 @@ export function summarise(profile: CpuProfile, top = 25): string {
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   let all = 0;
-  const label = (n: ProfileNode): string => {
-    const url = n.callFrame.url.replace(/^file:\/\/.*?\/(src|bench|node_modules)\//, '$1/');
-    return `${n.callFrame.functionName || '(anonymous)'} ${url ? `${url}:${n.callFrame.lineNumber + 1}` : ''}`.trim();
-  };
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i] ?? 0;
     all += dt;
