@@ -8,7 +8,7 @@ import { StatusReason, StatusError, type Status, type StatusCause } from '../../
 import type { KubeObject } from '../../../../shared/api/types';
 import type { SchemaHints } from '../list-types';
 import { containsUndefined, deepCopy, deepEqual, hasOwn, isJsonObject, setOwn } from '../json-value';
-import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Intersects, isCanonicalFieldsV1, mergeFieldsV1, pathString, type FieldPathElements } from './field-set';
+import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Encodes, fieldsV1Intersects, isCanonicalFieldsV1, mergeFieldsV1, pathString, type FieldPathElements } from './field-set';
 import { addedFieldsV1, compareValues, matchesAddedFieldsV1, comparisonEmpty, mergeValues, removePath, toFieldSet } from './typed-value';
 import { ManagedFieldsInterner } from './managed-fields-intern';
 
@@ -164,7 +164,7 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
     }
     // An unchanged set keeps its document: re-encoding it would give the same keys in the same order. A new
     // document is shared with the equal one this manager wrote last, when there is one.
-    const fieldsV1 = m.fieldsV1 ?? (interner ? internedDocument(interner, key, m.set.toFieldsV1(), shared) : m.set.toFieldsV1());
+    const fieldsV1 = m.fieldsV1 ?? (interner ? encodedDocument(interner, key, m.set, shared) : m.set.toFieldsV1());
     // One literal per shape: a property added to a literal afterwards goes to a separate property array (per
     // entry: a status writer's entry is its own, as its document differs per pod), and deleting one makes the
     // entry a dictionary.
@@ -189,6 +189,17 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
       cmp(p.apiVersion, q.apiVersion) ||
       cmp(p.subresource ?? '', q.subresource ?? ''),
   );
+}
+
+/**
+ * The set's document: a recent one of the manager's that encodes it (the first status write of a node's pods
+ * repeats one), found without encoding the set; else the set encoded and interned.
+ */
+function encodedDocument(interner: ManagedFieldsInterner, key: string, set: FieldSet, sharedKey?: string): Record<string, unknown> {
+  const found = interner.find(key, (d) => fieldsV1Encodes(d, set), sharedKey);
+  if (found === undefined) return internedDocument(interner, key, set.toFieldsV1(), sharedKey);
+  canonicalDocs.add(found);
+  return found;
 }
 
 /** The shared, frozen copy of a freshly encoded document; canonical by construction, so known as such. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Intersects, isCanonicalFieldsV1, mergeFieldsV1 } from './field-set';
+import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Encodes, fieldsV1Intersects, isCanonicalFieldsV1, mergeFieldsV1 } from './field-set';
+import { fieldsV1Equal } from './managed-fields-intern';
 
 describe('isCanonicalFieldsV1', () => {
   it('accepts exactly what toFieldsV1 emits, so an unchanged set may keep its document', () => {
@@ -137,6 +138,40 @@ describe('fieldsV1Intersects / fieldsV1ContainsAll / fieldsV1Empty', () => {
     expect(fieldsV1ContainsAll(d, FieldSet.of([['f:spec']]))).toBe(false);
     expect(fieldsV1Empty({ '.': {} })).toBe(true);
     expect(fieldsV1Empty(d)).toBe(false);
+  });
+});
+
+describe('fieldsV1Encodes', () => {
+  const element = setElement;
+  const paths = (max: number) => fc.array(fc.array(element, { minLength: 1, maxLength: 4 }), { maxLength: max });
+  const set = fc.tuple(paths(6), fc.array(fc.array(element, { minLength: 1, maxLength: 3 }), { maxLength: 2 })).map(([ps, emptyAt]) => withEmptyChildren(FieldSet.of(ps), emptyAt));
+
+  it('says whether a document holds what toFieldsV1 emits for the set, in any key order', () => {
+    const shuffled = (doc: unknown): unknown => {
+      if (typeof doc !== 'object' || doc === null) return doc;
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(doc).reverse()) out[k] = shuffled((doc as Record<string, unknown>)[k]);
+      return out;
+    };
+    fc.assert(
+      fc.property(set, set, fc.boolean(), (a, b, reverse) => {
+        // b's document against a: equal sometimes (b built like a), mostly not.
+        const doc = reverse ? shuffled(b.toFieldsV1()) : b.toFieldsV1();
+        expect(fieldsV1Encodes(doc, a)).toBe(fieldsV1Equal(a.toFieldsV1(), doc));
+        expect(fieldsV1Encodes(doc, b)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('tells apart a member, a member with children and a "." out of place', () => {
+    const s = FieldSet.of([['f:status', 'f:phase'], ['f:status', 'f:conditions', 'k:{"type":"Ready"}', 'f:status']]);
+    expect(fieldsV1Encodes(s.toFieldsV1(), s)).toBe(true);
+    expect(fieldsV1Encodes({ 'f:status': { 'f:phase': {}, 'f:conditions': {} } }, s)).toBe(false);
+    expect(fieldsV1Encodes({ 'f:status': { 'f:phase': {}, 'f:conditions': { 'k:{"type":"Ready"}': { '.': {}, 'f:status': {} } } } }, s)).toBe(false);
+    expect(fieldsV1Encodes({ 'f:status': { '.': {}, 'f:phase': {}, 'f:conditions': { 'k:{"type":"Ready"}': { 'f:status': {} } } } }, s)).toBe(false);
+    expect(fieldsV1Encodes({ 'f:status': { 'f:phase': {}, 'f:conditions': { 'k:{"type":"Ready"}': { 'f:status': {} } } } }, s)).toBe(true);
+    expect(fieldsV1Encodes({ 'f:status': { 'f:phase': {}, 'f:podIP': {}, 'f:conditions': { 'k:{"type":"Ready"}': { 'f:status': {} } } } }, s)).toBe(false);
   });
 });
 

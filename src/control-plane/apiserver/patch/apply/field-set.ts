@@ -222,6 +222,47 @@ export function fieldsV1ContainsAll(doc: unknown, set: FieldSet): boolean {
 }
 
 /**
+ * Whether doc holds exactly the members set.toFieldsV1() would emit (keys in any order, as fieldsV1Equal
+ * compares), found by walking set through doc: a recent document can then stand in for encoding the set.
+ */
+export function fieldsV1Encodes(doc: unknown, set: FieldSet): boolean {
+  return isJsonObject(doc) && encodesNode(doc, set, false);
+}
+
+/** encodesNode for what emitDoc(node, withSelf) emits when node is not empty (emptiness emits {} instead). */
+function encodesNode(doc: Record<string, unknown>, node: FieldSet, withSelf: boolean): boolean {
+  let n = 0;
+  if (withSelf) {
+    if (!hasOwn(doc, '.') || !isEmptyDoc(doc['.'])) return false;
+    n++;
+  }
+  const members = node.members;
+  const children = node.children;
+  for (const pe of members) {
+    if (!hasOwn(doc, pe) || !encodesChild(doc[pe], children.get(pe), true)) return false;
+    n++;
+  }
+  for (const [pe, child] of children) {
+    if (members.has(pe)) continue;
+    if (!hasOwn(doc, pe) || !encodesChild(doc[pe], child, false)) return false;
+    n++;
+  }
+  for (const key in doc) if (hasOwn(doc, key) && --n < 0) return false;
+  return n === 0;
+}
+
+function encodesChild(sub: unknown, child: FieldSet | undefined, member: boolean): boolean {
+  if (child === undefined || child.empty()) return isEmptyDoc(sub);
+  return isJsonObject(sub) && encodesNode(sub, child, member);
+}
+
+function isEmptyDoc(v: unknown): boolean {
+  if (!isJsonObject(v)) return false;
+  for (const key in v) if (hasOwn(v, key)) return false;
+  return true;
+}
+
+/**
  * The document of (fromFieldsV1(doc) − minus[0] − minus[1] …) ∪ plus, as toFieldsV1 would emit it, for a
  * canonical doc (isCanonicalFieldsV1): made by walking only the paths minus and plus name, so every subtree they
  * leave alone is doc's own (the new document shares it) and doc itself comes back when nothing changes. A
