@@ -229,7 +229,7 @@ export function fieldsV1Encodes(doc: unknown, set: FieldSet): boolean {
   return isJsonObject(doc) && encodesNode(doc, set, false);
 }
 
-/** encodesNode for what emitDoc(node, withSelf) emits when node is not empty (emptiness emits {} instead). */
+/** Whether doc holds what emitDoc(node, withSelf) emits for a node that is not empty (an empty one emits {}). */
 function encodesNode(doc: Record<string, unknown>, node: FieldSet, withSelf: boolean): boolean {
   let n = 0;
   if (withSelf) {
