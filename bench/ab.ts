@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnCase } from './lib/case-process';
+import { median } from './lib/report';
 
 const repoDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const bundlesDir = join(repoDir, 'node_modules', '.cache', 'kubeplay-ab');
@@ -53,7 +54,6 @@ function runCase(bundle: string, size: string): Promise<Run> {
 }
 
 const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 async function main(): Promise<void> {
   const { base, sizes, pairs } = parseArgs(process.argv.slice(2));

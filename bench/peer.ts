@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { bootBenchCluster, rolloutDeployment, warmUp } from './lib/kubeplay';
+import { median } from './lib/report';
 import { benchDeployment } from './lib/workload';
 
 export interface PeerResult {
@@ -62,12 +63,6 @@ async function warmThenTime<R extends { wallMs: number }>(rollout: () => Promise
   const timed: R[] = [];
   for (let i = 0; i < timedRuns; i++) timed.push(await rollout());
   return { warm, timed };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 export function parsePeerSizes(spec: string): number[] {

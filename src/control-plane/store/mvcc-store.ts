@@ -155,7 +155,7 @@ export class MvccStore implements Store {
     if (!atCurrent) this.checkReadable(atRevision);
     // A directory with no live key (admission reads every pod create's LimitRanges and ResourceQuotas, most
     // often none): its count says so without searching the index.
-    if (atCurrent && prefix !== '' && prefix.endsWith('/') && !this.dirCounts.has(prefix)) return { kvs: [], revision: this.rev };
+    if (atCurrent && prefix.endsWith('/') && this.count(prefix) === 0) return { kvs: [], revision: this.rev };
     const current: KeyValue[] = [];
     this.keys.forEachWithPrefix(prefix, (k) => current.push(this.kvs.get(k)!));
     if (atCurrent) return { kvs: current, revision: this.rev };
@@ -367,14 +367,14 @@ export class MvccStore implements Store {
     this.kvs.set(kv.key, kv);
     if (this.kvs.size === known) return; // a new value of a key the index holds
     const dirs = this.dirsOf(kv.key);
-    this.keys.insert(kv.key, dirs.length > 0 ? dirs[dirs.length - 1]! : '');
+    this.keys.insert(kv.key, dirs.at(-1) ?? '');
     this.adjustDirCounts(dirs, 1);
   }
 
   private removeKey(key: string): void {
     if (!this.kvs.delete(key)) return;
     const dirs = this.dirsOf(key);
-    this.keys.delete(key, dirs.length > 0 ? dirs[dirs.length - 1]! : '');
+    this.keys.delete(key, dirs.at(-1) ?? '');
     this.adjustDirCounts(dirs, -1);
   }
 

@@ -6,6 +6,7 @@
 // unless forced, in which case ownership moves.
 import { StatusReason, StatusError, type Status, type StatusCause } from '../../../../shared/api/status';
 import type { KubeObject } from '../../../../shared/api/types';
+import { KeyedRecords } from '../../../../shared/lib/recent-list';
 import type { SchemaHints } from '../list-types';
 import { containsUndefined, deepCopy, deepEqual, hasOwn, isJsonObject, setOwn } from '../json-value';
 import { FieldSet, fieldsV1ContainsAll, fieldsV1Empty, fieldsV1Encodes, fieldsV1Intersects, isCanonicalFieldsV1, mergeFieldsV1, pathString, type FieldPathElements } from './field-set';
@@ -80,23 +81,18 @@ export interface FieldManagerContext {
 function managerId(m: { manager: string; operation: string; apiVersion: string; subresource?: string }): string {
   const apiVersion = m.operation === ManagedFieldsOperation.Apply ? '' : m.apiVersion;
   const subresource = m.subresource || '';
-  let made = managerIds.get(m.manager);
-  if (made === undefined) {
-    if (managerIds.size >= 16384) managerIds.clear();
-    managerIds.set(m.manager, (made = []));
-  }
-  for (const x of made) if (x.operation === m.operation && x.apiVersion === apiVersion && x.subresource === subresource) return x.id;
-  const id = `${m.operation}|${apiVersion.length}|${apiVersion}|${subresource.length}|${subresource}|${m.manager}`;
-  made.push({ operation: m.operation, apiVersion, subresource, id });
-  return id;
+  return managerIds.get(
+    m.manager,
+    (x) => x.operation === m.operation && x.apiVersion === apiVersion && x.subresource === subresource,
+    () => ({ operation: m.operation, apiVersion, subresource, id: `${m.operation}|${apiVersion.length}|${apiVersion}|${subresource.length}|${subresource}|${m.manager}` }),
+  ).id;
 }
 
 /**
  * The identifiers made so far, by manager: every write asks for its own and each stored entry's, and one
- * string per identifier is also hashed only once by the maps keyed by it. A cache (user-chosen managers must
- * not grow it).
+ * string per identifier is also hashed only once by the maps keyed by it.
  */
-const managerIds = new Map<string, { operation: string; apiVersion: string; subresource: string; id: string }[]>();
+const managerIds = new KeyedRecords<{ operation: string; apiVersion: string; subresource: string; id: string }>(16384);
 
 /** decodeManagedFields' reading of one entry, its fieldsV1 left as it is. */
 function pendingManager(e: unknown): PendingManager | undefined {
@@ -196,8 +192,19 @@ export function encodeManagedFields(managers: Map<string, ManagerState>, interne
  * repeats one), found without encoding the set; else the set encoded and interned.
  */
 function encodedDocument(interner: ManagedFieldsInterner, key: string, set: FieldSet, sharedKey?: string): Record<string, unknown> {
-  const found = interner.find(key, (d) => fieldsV1Encodes(d, set), sharedKey);
-  if (found === undefined) return internedDocument(interner, key, set.toFieldsV1(), sharedKey);
+  return recentOrInterned(interner, key, sharedKey, (d) => fieldsV1Encodes(d, set), () => set.toFieldsV1());
+}
+
+/** A recent document of the manager's that matches, else build()'s, interned; known canonical either way. */
+function recentOrInterned(
+  interner: ManagedFieldsInterner,
+  key: string,
+  sharedKey: string | undefined,
+  matches: (doc: Record<string, unknown>) => boolean,
+  build: () => Record<string, unknown>,
+): Record<string, unknown> {
+  const found = interner.find(key, matches, sharedKey);
+  if (found === undefined) return internedDocument(interner, key, build(), sharedKey);
   canonicalDocs.add(found);
   return found;
 }
@@ -314,11 +321,8 @@ export class FieldManager {
     // Most creates of a manager have a recent twin (pods of one template, events of one kind): matching the
     // object against its documents builds nothing.
     const at = internAt(id, ctx);
-    const found = this.interner.find(at.key, (d) => matchesAddedFieldsV1(view, this.hints, d), at.shared);
-    const doc = found ?? addedFieldsV1(view, this.hints);
-    if (!fieldsV1Empty(doc)) {
-      const fieldsV1 = found ?? this.interner.document(at.key, doc, at.shared);
-      canonicalDocs.add(fieldsV1);
+    const fieldsV1 = recentOrInterned(this.interner, at.key, at.shared, (d) => matchesAddedFieldsV1(view, this.hints, d), () => addedFieldsV1(view, this.hints));
+    if (!fieldsV1Empty(fieldsV1)) {
       managers.set(id, { manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: ctx.time, set: lazySet, fieldsV1, entry: undefined });
     }
     return this.finish(undefined, next, managers, false, at);
@@ -425,18 +429,15 @@ interface InternAt {
 }
 
 /** Made once per writer and manager (every write asks); writer '' for writes that name none. */
-const internAts = new Map<string, Map<string, InternAt>>();
+const internAts = new KeyedRecords<InternAt>(16384);
 
 function internAt(id: string, ctx: FieldManagerContext): InternAt {
   const writer = ctx.writer ?? '';
-  let byId = internAts.get(writer);
-  if (!byId) {
-    if (internAts.size >= 16384) internAts.clear();
-    internAts.set(writer, (byId = new Map()));
-  }
-  let at = byId.get(id);
-  if (at === undefined) byId.set(id, (at = writer ? { id, key: `${id}\n${writer}`, shared: id } : { id, key: id, shared: undefined }));
-  return at;
+  return internAts.get(
+    writer,
+    (at) => at.id === id,
+    () => (writer ? { id, key: `${id}\n${writer}`, shared: id } : { id, key: id, shared: undefined }),
+  );
 }
 
 /** The entries a write starts from: the live object's, unless the request set managedFields itself. */

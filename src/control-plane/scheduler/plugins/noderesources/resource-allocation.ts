@@ -98,10 +98,14 @@ export function scoredResources(pod: PodInfo, resources: readonly ResourceSpec[]
 export const NodeAmount = { Allocatable: 0, Requested: 1, NonZeroRequested: 2 } as const;
 export type NodeAmount = (typeof NodeAmount)[keyof typeof NodeAmount];
 
+/** The NodeFitRows columns of cpu and memory, by NodeAmount. */
+const cpuColumns = [FitRow.AllocatableMilliCPU, FitRow.RequestedMilliCPU, FitRow.NonZeroRequestedMilliCPU] as const;
+const memoryColumns = [FitRow.AllocatableMemory, FitRow.RequestedMemory, FitRow.NonZeroRequestedMemory] as const;
+
 /** The NodeFitRows column holding a node's amount of the resource, or -1 when rows keep only cpu and memory. */
 function rowColumn(name: string, which: NodeAmount): number {
-  if (name === ResourceName.CPU) return [FitRow.AllocatableMilliCPU, FitRow.RequestedMilliCPU, FitRow.NonZeroRequestedMilliCPU][which];
-  if (name === ResourceName.Memory) return [FitRow.AllocatableMemory, FitRow.RequestedMemory, FitRow.NonZeroRequestedMemory][which];
+  if (name === ResourceName.CPU) return cpuColumns[which];
+  if (name === ResourceName.Memory) return memoryColumns[which];
   return -1;
 }
 
