@@ -3,6 +3,7 @@
 import type { FieldError } from '../../shared/api/field-errors';
 import type { ResourceType, ResourceRegistry } from '../../shared/api/resources';
 import type { GroupResource, KubeObject } from '../../shared/api/types';
+import type { SharingNode } from './patch/json-value';
 import type { Clock } from '../sim/clock';
 import type { Rng } from '../sim/rng';
 import type { TraceSink } from '../../shared/protocol/trace';
@@ -93,10 +94,10 @@ export interface ResourceStrategy {
   /** One field of selectableFields (metadata ones included) without computing the rest; undefined: not one of them. */
   selectableField?(obj: KubeObject, field: string): string | undefined;
   /**
-   * What a create or update stores for obj (before toStored; prev is the stored value it replaces): obj, or a shallow copy whose repeated subtrees are frozen
-   * values shared with other objects of the kind. The same JSON; obj (the answer) is not modified.
+   * Where the stored copy of a created or updated object takes frozen values shared with other objects of the
+   * kind for its repeated subtrees (SharedSubtrees). The same JSON; the object (the answer) is not modified.
    */
-  storedForm?(obj: KubeObject, prev?: KubeObject): KubeObject;
+  storedSharing?: SharingNode;
   /**
    * Top-level parts (["spec"]) an update body may hand back from a stored object of the kind as they are: the
    * decoder takes such a part without copying it, so it stays frozen, and the kind's defaulting, admission and

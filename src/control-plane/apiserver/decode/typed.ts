@@ -35,6 +35,11 @@ export interface Codec {
   readonly goType: string;
   /** Which JSON value shape the codec takes (used to pick an anyOf branch). */
   readonly accepts: 'object' | 'array' | 'string' | 'number' | 'boolean' | 'any';
+  /**
+   * The typeof of values the codec returns as they are, with nothing to check or record (a string for a string
+   * field): containers take such a value without decode's path bookkeeping, which only errors read.
+   */
+  readonly passes?: 'string' | 'boolean';
   decode(value: unknown, st: DecodeState): Decoded;
   /** The Go zero value, for nulls inside arrays and maps. */
   zero(): unknown;
@@ -45,6 +50,7 @@ export interface Codec {
 const stringCodec = (goType = 'string'): Codec => ({
   goType,
   accepts: 'string',
+  passes: 'string',
   decode(value, st) {
     if (typeof value === 'string') return value;
     if (value === null) return DROP;
@@ -56,6 +62,7 @@ const stringCodec = (goType = 'string'): Codec => ({
 const boolCodec: Codec = {
   goType: 'bool',
   accepts: 'boolean',
+  passes: 'boolean',
   decode(value, st) {
     if (typeof value === 'boolean') return value;
     if (value === null) return DROP;
@@ -238,7 +245,12 @@ class ArrayCodec implements Codec {
     if (value === null) return DROP;
     if (!Array.isArray(value)) throw unmarshalTypeError(st, describeJSON(value), this.goType);
     const out = new Array<unknown>(value.length);
+    const passes = this.item.passes;
     for (let i = 0; i < value.length; i++) {
+      if (passes !== undefined && typeof value[i] === passes) {
+        out[i] = value[i];
+        continue;
+      }
       st.segs.push(i);
       const v = value[i] === null || value[i] === undefined ? this.item.zero() : this.item.decode(value[i], st);
       out[i] = v === DROP ? this.item.zero() : v;
@@ -269,10 +281,15 @@ class MapCodec implements Codec {
       return out;
     }
     // No repeated keys (every in-process body): a plain walk, no visitor closure per map, no keys array.
+    const passes = this.value.passes;
     for (const key in value) {
       if (!hasOwn(value, key)) continue;
       const raw = value[key];
       if (raw === undefined) continue;
+      if (passes !== undefined && typeof raw === passes) {
+        setFresh(out, key, raw);
+        continue;
+      }
       st.segs.push(key);
       const v = raw === null ? this.value.zero() : this.value.decode(raw, st);
       setFresh(out, key, v === DROP ? this.value.zero() : v);
@@ -346,8 +363,13 @@ export class StructCodec implements Codec {
 
   private decodeField(out: Record<string, unknown>, key: string, raw: unknown, st: DecodeState, plainNames: boolean): void {
     if (raw === undefined) return; // not JSON: an absent field (objects built in code may carry undefined)
-    st.segs.push(key);
     const field = this.fields.get(key);
+    if (field !== undefined && field.passes !== undefined && typeof raw === field.passes) {
+      if (plainNames) out[key] = raw;
+      else setFresh(out, key, raw);
+      return;
+    }
+    st.segs.push(key);
     if (field === undefined) {
       addStrictError(st, 'unknown field', strictPath(st.segs));
       st.segs.pop();

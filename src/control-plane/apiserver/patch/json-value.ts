@@ -67,19 +67,54 @@ function copyValue(v: unknown): unknown {
  * frozen (a stored value); value is never modified. Frozen subtrees of value are taken as they are (they are
  * already someone's frozen copy).
  */
-export function frozenCopy<T>(value: T, prev?: unknown): T {
-  return shareValue(value, prev) as T;
+export function frozenCopy<T>(value: T, prev?: unknown, sharing?: SharingNode): T {
+  return shareValue(value, prev, sharing) as T;
 }
 
-function shareValue(v: unknown, p: unknown): unknown {
+/**
+ * Where a frozen copy shares subtrees with other objects too, not only with its prev: the node of a member (by
+ * key) or of every element of an array, and at a node whose values are shared, where they are kept.
+ */
+export interface SharingNode {
+  readonly members?: ReadonlyMap<string, SharingNode>;
+  readonly elements?: SharingNode;
+  readonly values?: SharedValues;
+}
+
+/** Frozen values with the same JSON text as the ones a kind's objects repeat at one place (storage/recent-values.ts). */
+export interface SharedValues {
+  /** A frozen value with v's JSON text to store in its place (prev's, or one seen recently), if any. */
+  recall(v: object, prev: unknown): object | undefined;
+  /** A new frozen copy, remembered for the next; returns what to store. */
+  remember(frozen: object): object;
+}
+
+function memberNode(s: SharingNode | undefined, key: string): SharingNode | undefined {
+  return s === undefined || s.members === undefined ? undefined : s.members.get(key);
+}
+
+function shareValue(v: unknown, p: unknown, s: SharingNode | undefined): unknown {
   if (typeof v !== 'object' || v === null || v === p || Object.isFrozen(v)) return v;
-  if (typeof p !== 'object' || p === null) return freshFrozen(v);
+  if (s !== undefined && s.values !== undefined) return sharedValue(v, p, s, s.values);
+  return typeof p !== 'object' || p === null ? freshCopy(v, s) : copyAgainst(v, p, s);
+}
+
+/** v at a place whose values are shared: an equal one known already, else a new copy they remember. */
+function sharedValue(v: object, p: unknown, s: SharingNode, values: SharedValues): object {
+  const known = values.recall(v, p);
+  if (known !== undefined) return known;
+  return values.remember(typeof p !== 'object' || p === null ? freshCopy(v, s) : (copyAgainst(v, p, s) as object));
+}
+
+/** v frozen, sharing prev's members wherever they are identical (prev is an object or array). */
+function copyAgainst(v: object, p: object, s: SharingNode | undefined): unknown {
   if (Array.isArray(v)) {
-    if (!Array.isArray(p) || p.length !== v.length) return freshFrozen(v);
+    if (!Array.isArray(p) || p.length !== v.length) return freshCopy(v, s);
     const pa = p as unknown[];
+    const es = s === undefined ? undefined : s.elements;
     let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      const c = shareValue(v[i], pa[i]);
+      const c = shareValue(v[i], pa[i], es);
       if (out) out[i] = c;
       else if (c !== pa[i]) {
         // At its exact length: an array grown by push keeps room for 16 more elements as long as it is stored.
@@ -90,7 +125,7 @@ function shareValue(v: unknown, p: unknown): unknown {
     }
     return out ? Object.freeze(out) : pa;
   }
-  if (Array.isArray(p)) return freshFrozen(v);
+  if (Array.isArray(p)) return freshCopy(v, s);
   const po = p as Record<string, unknown>;
   const pKeys = Object.keys(po);
   const keys = Object.keys(v);
@@ -102,12 +137,12 @@ function shareValue(v: unknown, p: unknown): unknown {
     const child = src[key];
     if (child === undefined) continue;
     if (out) {
-      setOwn(out, key, shareValue(child, hasOwn(po, key) ? po[key] : undefined));
+      setOwn(out, key, shareValue(child, hasOwn(po, key) ? po[key] : undefined, memberNode(s, key)));
       n++;
       continue;
     }
     const same = pKeys[n] === key;
-    const c = shareValue(child, same || hasOwn(po, key) ? po[key] : undefined);
+    const c = shareValue(child, same || hasOwn(po, key) ? po[key] : undefined, memberNode(s, key));
     if (!same || c !== po[key]) {
       // First difference: copy the members so far (all identical to prev's) and go on building.
       out = objectFor(definedKeys(src, keys));
@@ -123,14 +158,19 @@ function shareValue(v: unknown, p: unknown): unknown {
   return Object.freeze(out);
 }
 
-/** A frozen deep copy with nothing to share (a new object, or a part prev does not have). */
-function freshFrozen(v: object): unknown {
+/** A frozen deep copy with nothing to share but what s shares (a new object, or a part prev does not have). */
+function freshFrozen(v: object, s: SharingNode | undefined): unknown {
   if (Object.isFrozen(v)) return v;
+  return s !== undefined && s.values !== undefined ? sharedValue(v, undefined, s, s.values) : freshCopy(v, s);
+}
+
+function freshCopy(v: object, s: SharingNode | undefined): object {
   if (Array.isArray(v)) {
+    const es = s === undefined ? undefined : s.elements;
     const out = new Array(v.length);
     for (let i = 0; i < v.length; i++) {
       const c = v[i] as unknown;
-      out[i] = typeof c === 'object' && c !== null ? freshFrozen(c) : c;
+      out[i] = typeof c === 'object' && c !== null ? freshFrozen(c, es) : c;
     }
     return Object.freeze(out);
   }
@@ -139,7 +179,7 @@ function freshFrozen(v: object): unknown {
   const out = objectFor(keys);
   for (const key of keys) {
     const c = src[key];
-    const copy = typeof c === 'object' && c !== null ? freshFrozen(c) : c;
+    const copy = typeof c === 'object' && c !== null ? freshFrozen(c, memberNode(s, key)) : c;
     if (key === '__proto__') setOwn(out, key, copy);
     else out[key] = copy;
   }

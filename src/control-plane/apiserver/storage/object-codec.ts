@@ -7,19 +7,20 @@
 import type { KubeObject } from '../../../shared/api/types';
 import type { ResourceStrategy } from '../types';
 import type { KeyValue } from '../../store/types';
-import { deepCopy, deepFreeze, frozenCopy, setOwn } from '../patch/json-value';
+import { deepCopy, deepFreeze, frozenCopy, setOwn, type SharingNode } from '../patch/json-value';
 import { objectFor } from '../patch/sized-object';
 
 /**
  * The value to store for obj: a frozen copy without resourceVersion and selfLink that shares unchanged
- * subtrees with prev (the stored value it replaces, if any). obj itself is left as it is.
+ * subtrees with prev (the stored value it replaces, if any), and where sharing says, recent equal values of
+ * other objects. obj itself is left as it is.
  */
-export function toStored(obj: KubeObject, prev?: KubeObject): KubeObject {
+export function toStored(obj: KubeObject, prev?: KubeObject, sharing?: SharingNode): KubeObject {
   const meta = obj.metadata as WritableObjectMeta | undefined;
-  if (!meta || (meta.resourceVersion === undefined && meta.selfLink === undefined)) return frozenCopy(obj, prev);
+  if (!meta || (meta.resourceVersion === undefined && meta.selfLink === undefined)) return frozenCopy(obj, prev, sharing);
   // Copy the top level and metadata without the two fields, leaving obj (often the answer) untouched.
   const { resourceVersion: _rv, selfLink: _selfLink, ...rest } = meta;
-  return frozenCopy({ ...obj, metadata: rest }, prev);
+  return frozenCopy({ ...obj, metadata: rest }, prev, sharing);
 }
 
 /**
@@ -57,9 +58,9 @@ export function isStoredPart(value: unknown, apiVersion: string, kind: string, f
   return typeof value === 'object' && value !== null && storedParts.get(value) === storedPartTag(apiVersion, kind, field);
 }
 
-/** toStored of what the kind's strategy stores for obj: its storedForm, when it has one (shared subtrees). */
-export function toStoredBy(strategy: Pick<ResourceStrategy, 'storedForm' | 'keptStoredParts'>, obj: KubeObject, prev?: KubeObject): KubeObject {
-  const stored = toStored(strategy.storedForm ? strategy.storedForm(obj, prev) : obj, prev);
+/** toStored with the kind's strategy's sharing of repeated subtrees, when it has one. */
+export function toStoredBy(strategy: Pick<ResourceStrategy, 'storedSharing' | 'keptStoredParts'>, obj: KubeObject, prev?: KubeObject): KubeObject {
+  const stored = toStored(obj, prev, strategy.storedSharing);
   if (strategy.keptStoredParts) registerParts(stored, strategy.keptStoredParts);
   return stored;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/api/types';
+import { toStored } from './object-codec';
 import { RecentValues, SharedSubtrees, ValuesByText } from './recent-values';
 
 describe('RecentValues', () => {
@@ -31,6 +32,7 @@ describe('RecentValues', () => {
 });
 
 describe('SharedSubtrees', () => {
+  const store = (shared: SharedSubtrees, obj: KubeObject, prev?: KubeObject) => toStored(obj, prev, shared.sharing);
   const pod = (uid: string): KubeObject => ({
     apiVersion: 'v1',
     kind: 'Pod',
@@ -43,7 +45,7 @@ describe('SharedSubtrees', () => {
     const shared = new SharedSubtrees(paths);
     const [a, b] = [pod('1'), pod('2')];
     const [textA, textB] = [JSON.stringify(a), JSON.stringify(b)];
-    const [sa, sb] = [shared.storedForm(a), shared.storedForm(b)];
+    const [sa, sb] = [store(shared, a), store(shared, b)];
     expect(JSON.stringify(sa)).toBe(textA);
     expect(JSON.stringify(sb)).toBe(textB);
     expect(JSON.stringify(a)).toBe(textA);
@@ -51,34 +53,42 @@ describe('SharedSubtrees', () => {
     expect(sb.metadata.labels).toBe(sa.metadata.labels);
     expect(sb.metadata.ownerReferences).toBe(sa.metadata.ownerReferences);
     expect((sb.spec as any).tolerations).toBe((sa.spec as any).tolerations);
-    expect((sb.spec as any).containers).toBe((b.spec as any).containers);
+    // Elsewhere each object has its own copy.
+    expect((sb.spec as any).containers).not.toBe((sa.spec as any).containers);
+    expect((sb.spec as any).containers).toEqual((b.spec as any).containers);
     expect(Object.isFrozen(sb.metadata.ownerReferences![0])).toBe(true);
   });
 
-  it('shares each element of an array on its own, and leaves a value equal to the stored one for toStored', () => {
+  it('shares each element of an array on its own, and keeps the stored value a write leaves unchanged', () => {
     const shared = new SharedSubtrees([['status', 'conditions', '*'], ['status', 'containerStatuses', '*', 'lastState']]);
     const status = (name: string, t: string) => ({
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t }, { type: 'PodScheduled', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
       containerStatuses: [{ name, lastState: {} }],
     });
     const withStatus = (name: string, t: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, status: status(name, t) });
-    const a = shared.storedForm(withStatus('a', '2026-01-01T00:00:05Z'));
-    const b = shared.storedForm(withStatus('b', '2026-01-01T00:00:07Z'));
+    const a = store(shared, withStatus('a', '2026-01-01T00:00:05Z'));
+    const b = store(shared, withStatus('b', '2026-01-01T00:00:07Z'));
     expect(JSON.stringify(b)).toBe(JSON.stringify(withStatus('b', '2026-01-01T00:00:07Z')));
     const conds = (o: KubeObject) => (o.status as any).conditions;
     expect(conds(b)[1]).toBe(conds(a)[1]);
     expect(conds(b)[0]).not.toBe(conds(a)[0]);
     expect((b.status as any).containerStatuses[0].lastState).toBe((a.status as any).containerStatuses[0].lastState);
-    // An update whose value equals the stored one's keeps the object it was given: toStored shares prev's.
-    const prev = withStatus('c', '2026-01-01T00:00:09Z');
-    const next = withStatus('c', '2026-01-01T00:00:09Z');
-    expect(conds(shared.storedForm(next, prev))[0]).toBe(conds(next)[0]);
+    // An update whose value equals the stored one's keeps the stored one (prev's), not a recent equal one.
+    const prev = toStored(withStatus('c', '2026-01-01T00:00:09Z'));
+    store(shared, withStatus('d', '2026-01-01T00:00:09Z'));
+    const next = store(shared, withStatus('c', '2026-01-01T00:00:09Z'), prev);
+    expect(next).toBe(prev);
+    expect(conds(next)[0]).toBe(conds(prev)[0]);
+    // A new array of the same length: its unchanged element is prev's, the changed one is shared.
+    const moved = store(shared, withStatus('c', '2026-01-01T00:00:05Z'), prev);
+    expect(conds(moved)[1]).toBe(conds(prev)[1]);
+    expect(conds(moved)[0]).toBe(conds(a)[0]);
   });
 
   it('skips paths the object does not have', () => {
     const shared = new SharedSubtrees(paths);
-    const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } };
-    expect(shared.storedForm(bare)).toBe(bare);
+    const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: [] as never };
+    expect(store(shared, bare)).toEqual(bare);
   });
 });
 
@@ -93,10 +103,11 @@ describe('ValuesByText', () => {
 
   it('serves a path of SharedSubtrees', () => {
     const shared = new SharedSubtrees([], [['status', 'hostIPs']]);
+    const store = (obj: KubeObject) => toStored(obj, undefined, shared.sharing);
     const pod = (name: string, ip: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, status: { hostIPs: [{ ip }] } });
-    const a = shared.storedForm(pod('a', '10.0.0.1'));
-    shared.storedForm(pod('b', '10.0.0.2'));
-    const c = shared.storedForm(pod('c', '10.0.0.1'));
+    const a = store(pod('a', '10.0.0.1'));
+    store(pod('b', '10.0.0.2'));
+    const c = store(pod('c', '10.0.0.1'));
     expect((c.status as any).hostIPs).toBe((a.status as any).hostIPs);
     expect(JSON.stringify(c)).toBe(JSON.stringify(pod('c', '10.0.0.1')));
   });

@@ -3,14 +3,14 @@
 // involvedObject, and every pod of a ReplicaSet the same labels, owner references and tolerations. Stored objects
 // are frozen and toStored keeps frozen subtrees as they are, so those objects can all hold one copy. Only the
 // last few values are remembered; equal means the same JSON text (key order counts), so nothing the API returns
-// changes. The request's own object (the create's answer) is left as it is.
+// changes. The request's own object (the create's answer) is left as it is: the stored copy is the one shared.
 import type { KubeObject } from '../../../shared/api/types';
 import { RecentList } from '../../../shared/lib/recent-list';
 import { sameJson } from '../../../shared/lib/same-json';
-import { frozenCopy, setOwn } from '../patch/json-value';
+import { frozenCopy, type SharedValues, type SharingNode } from '../patch/json-value';
 
-export class RecentValues {
-  private readonly recent: RecentList<unknown>;
+export class RecentValues implements SharedValues {
+  private readonly recent: RecentList<object>;
 
   constructor(size: number) {
     this.recent = new RecentList(size);
@@ -19,7 +19,17 @@ export class RecentValues {
   /** value, or a frozen value with the same JSON text seen recently; a new value is remembered as a frozen copy. */
   intern<T>(value: T): T {
     if (typeof value !== 'object' || value === null) return value;
-    return (this.recent.find((r) => r === value || sameJson(r, value)) ?? this.recent.add(frozenCopy(value))) as T;
+    return (this.recall(value, undefined) ?? this.remember(frozenCopy(value))) as T;
+  }
+
+  /** prev when v has its JSON text (an unchanged part stays the stored one), else an equal recent value. */
+  recall(v: object, prev: unknown): object | undefined {
+    if (typeof prev === 'object' && prev !== null && sameJson(v, prev)) return prev;
+    return this.recent.find((r) => r === v || sameJson(r, v));
+  }
+
+  remember(frozen: object): object {
+    return this.recent.add(frozen);
   }
 }
 
@@ -27,20 +37,25 @@ export class RecentValues {
  * Frozen values by their JSON text, for values that recur across many interleaved writers (a node's host IPs:
  * a thousand kubelets write in turn, too many for RecentValues). Bounded: it starts again when full.
  */
-export class ValuesByText {
-  private readonly byText = new Map<string, unknown>();
+export class ValuesByText implements SharedValues {
+  private readonly byText = new Map<string, object>();
 
   constructor(private readonly max: number) {}
 
   intern<T>(value: T): T {
     if (typeof value !== 'object' || value === null) return value;
-    const text = JSON.stringify(value);
-    const known = this.byText.get(text);
-    if (known !== undefined) return known as T;
+    return (this.recall(value) ?? this.remember(frozenCopy(value))) as T;
+  }
+
+  recall(v: object): object | undefined {
+    return this.byText.get(JSON.stringify(v));
+  }
+
+  /** Made text again: a value new to the map is rare (one per node's host IPs). */
+  remember(frozen: object): object {
     if (this.byText.size >= this.max) this.byText.clear();
-    const copy = frozenCopy(value);
-    this.byText.set(text, copy);
-    return copy;
+    this.byText.set(JSON.stringify(frozen), frozen);
+    return frozen;
   }
 }
 
@@ -53,57 +68,40 @@ const recentPerPath = 16;
 /** A path segment standing for every element of an array (["status", "conditions", "*"]). */
 export const EachElement = '*';
 
+/** A SharingNode under construction: its members' nodes are added path by path. */
+interface TrieNode {
+  members?: Map<string, TrieNode>;
+  elements?: TrieNode;
+  values?: SharedValues;
+}
+
 /**
  * The subtrees at some paths of a kind's objects (["metadata", "labels"], ["status", "conditions", "*"]), each
- * shared with recent equal ones.
+ * shared with recent equal ones: `sharing` guides toStored's frozen copy (frozenCopy), which takes an equal known
+ * value at each of these places before it copies one, in the same walk that shares unchanged subtrees with the
+ * stored value it replaces.
  */
 export class SharedSubtrees {
-  private readonly paths: { path: readonly string[]; values: RecentValues | ValuesByText }[];
+  readonly sharing: SharingNode;
 
   /** textPaths: paths whose values recur across many interleaved writers, remembered by their JSON text. */
   constructor(paths: readonly (readonly string[])[], textPaths: readonly (readonly string[])[] = []) {
-    this.paths = [
-      ...paths.map((path) => ({ path, values: new RecentValues(recentPerPath) })),
-      ...textPaths.map((path) => ({ path, values: new ValuesByText(byTextPerPath) })),
-    ];
+    const root: TrieNode = {};
+    const add = (path: readonly string[], values: RecentValues | ValuesByText): void => {
+      let node = root;
+      for (const seg of path) {
+        if (seg === EachElement) node = node.elements ??= {};
+        else {
+          const members = (node.members ??= new Map());
+          let next = members.get(seg);
+          if (!next) members.set(seg, (next = {}));
+          node = next;
+        }
+      }
+      node.values = values;
+    };
+    for (const path of paths) add(path, new RecentValues(recentPerPath));
+    for (const path of textPaths) add(path, new ValuesByText(byTextPerPath));
+    this.sharing = root;
   }
-
-  /**
-   * What to store for obj: obj itself, or a copy along the paths whose values are now shared frozen ones (same
-   * keys in the same order). obj is not modified. A value equal to prev's at the same place is left for
-   * toStored, which keeps prev's.
-   */
-  storedForm(obj: KubeObject, prev?: KubeObject): KubeObject {
-    let out: unknown = obj;
-    for (const { path, values } of this.paths) out = share(out, prev, path, 0, values);
-    return out as KubeObject;
-  }
-}
-
-function share(node: unknown, prev: unknown, path: readonly string[], i: number, values: RecentValues | ValuesByText): unknown {
-  if (typeof node !== 'object' || node === null || Object.isFrozen(node)) return node;
-  if (i === path.length) {
-    if (prev !== undefined && sameJson(node, prev)) return node;
-    return values.intern(node);
-  }
-  const key = path[i]!;
-  if (key === EachElement) {
-    if (!Array.isArray(node)) return node;
-    const before = Array.isArray(prev) ? prev : undefined;
-    let out: unknown[] | undefined;
-    for (let j = 0; j < node.length; j++) {
-      const c = share(node[j], before?.[j], path, i + 1, values);
-      if (c !== node[j]) (out ??= node.slice())[j] = c;
-    }
-    return out ?? node;
-  }
-  if (Array.isArray(node) || !Object.hasOwn(node, key)) return node;
-  const child = (node as Record<string, unknown>)[key];
-  const before = typeof prev === 'object' && prev !== null && !Array.isArray(prev) && Object.hasOwn(prev, key) ? (prev as Record<string, unknown>)[key] : undefined;
-  const c = share(child, before, path, i + 1, values);
-  if (c === child) return node;
-  // A copy with the key in its place (spread keeps key order; setOwn keeps a "__proto__" key a data member).
-  const out = { ...(node as Record<string, unknown>) };
-  setOwn(out, key, c);
-  return out;
 }

@@ -184,8 +184,7 @@ export function defineStrategy(rt: ResourceType, rules: KindRules): ResourceStra
   }
 
   if (rules.sharedSubtrees || rules.sharedByText) {
-    const shared = new SharedSubtrees(rules.sharedSubtrees ?? [], rules.sharedByText);
-    strategy.storedForm = (obj, prev) => shared.storedForm(obj, prev);
+    strategy.storedSharing = new SharedSubtrees(rules.sharedSubtrees ?? [], rules.sharedByText).sharing;
   }
   if (rules.defaultGarbageCollectionPolicy) strategy.defaultGarbageCollectionPolicy = rules.defaultGarbageCollectionPolicy;
   if (rules.keptStoredParts) strategy.keptStoredParts = rules.keptStoredParts;
