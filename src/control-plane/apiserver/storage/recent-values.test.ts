@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/api/types';
 import { toStored } from './object-codec';
-import { RecentValues, SharedSubtrees, ValuesByText } from './recent-values';
+import { RecentValues, SharedSubtrees, ValuesByText, memberHash } from './recent-values';
 
 describe('RecentValues', () => {
   it('hands back one frozen copy for values with the same JSON text', () => {
@@ -22,12 +22,30 @@ describe('RecentValues', () => {
     expect(JSON.stringify(swapped)).toBe('{"host":"node-1","component":"kubelet"}');
   });
 
-  it('remembers only the last few', () => {
+  it('remembers only the last few of one fingerprint, and a bounded number of fingerprints', () => {
+    // The fingerprint reads a string's length and its last, second-to-last and middle characters: these three differ only in the first.
     const recent = new RecentValues(2);
-    const a = recent.intern({ name: 'a' });
-    recent.intern({ name: 'b' });
-    recent.intern({ name: 'c' });
-    expect(recent.intern({ name: 'a' })).not.toBe(a);
+    const a = recent.intern({ name: 'a-web-0' });
+    const b = recent.intern({ name: 'b-web-0' });
+    expect(memberHash(b, 0)).toBe(memberHash(a, 0));
+    recent.intern({ name: 'c-web-0' });
+    expect(recent.intern({ name: 'b-web-0' })).toBe(b);
+    expect(recent.intern({ name: 'a-web-0' })).not.toBe(a);
+    // Other fingerprints are groups of their own: a run of them does not push a value out of its group…
+    const x = recent.intern({ name: 'web-x' });
+    for (let i = 0; i < 20; i++) recent.intern({ name: `web-${i}`.padEnd(12, '-') });
+    expect(recent.intern({ name: 'web-x' })).toBe(x);
+    // …until there are too many groups.
+    const few = new RecentValues(2, 4);
+    const first = few.intern({ name: 'web-x' });
+    for (let i = 0; i < 4; i++) few.intern({ name: `web-${i}`.padEnd(12 + i, '-') });
+    expect(few.intern({ name: 'web-x' })).not.toBe(first);
+  });
+
+  it('fingerprints values with the same JSON text alike', () => {
+    expect(memberHash({ type: 'Ready', status: 'True', skipped: undefined }, 0)).toBe(memberHash({ type: 'Ready', status: 'True' }, 0));
+    expect(memberHash([{ ip: '10.0.0.1' }], 0)).toBe(memberHash([{ ip: '10.0.0.1' }], 0));
+    expect(memberHash({ type: 'Ready', status: 'True' }, 0)).not.toBe(memberHash({ type: 'PodScheduled', status: 'True' }, 0));
   });
 });
 

@@ -4,17 +4,23 @@
 // are frozen and toStored keeps frozen subtrees as they are, so those objects can all hold one copy. Only the
 // last few values are remembered; equal means the same JSON text (key order counts), so nothing the API returns
 // changes. The request's own object (the create's answer) is left as it is: the stored copy is the one shared.
-import type { KubeObject } from '../../../shared/api/types';
 import { RecentList } from '../../../shared/lib/recent-list';
 import { sameJson } from '../../../shared/lib/same-json';
 import { frozenCopy, type SharedValues, type SharingNode } from '../patch/json-value';
 
+/**
+ * Recent values, grouped by a fingerprint of their members (memberHash): values at one place that differ usually
+ * differ in a member the fingerprint reads (a condition's type, an object's name), so a lookup compares with the
+ * few values of its group, the most recent first, not with every value remembered. Bounded: each group keeps its
+ * last perGroup values, and the groups start again when there are maxGroups of them.
+ */
 export class RecentValues implements SharedValues {
-  private readonly recent: RecentList<object>;
+  private readonly groups = new Map<number, RecentList<object>>();
 
-  constructor(size: number) {
-    this.recent = new RecentList(size);
-  }
+  constructor(
+    private readonly perGroup: number,
+    private readonly maxGroups = 512,
+  ) {}
 
   /** value, or a frozen value with the same JSON text seen recently; a new value is remembered as a frozen copy. */
   intern<T>(value: T): T {
@@ -25,11 +31,56 @@ export class RecentValues implements SharedValues {
   /** prev when v has its JSON text (an unchanged part stays the stored one), else an equal recent value. */
   recall(v: object, prev: unknown): object | undefined {
     if (typeof prev === 'object' && prev !== null && sameJson(v, prev)) return prev;
-    return this.recent.find((r) => r === v || sameJson(r, v));
+    return this.groups.get(memberHash(v, 0))?.find((r) => r === v || sameJson(r, v));
   }
 
   remember(frozen: object): object {
-    return this.recent.add(frozen);
+    const hash = memberHash(frozen, 0);
+    let group = this.groups.get(hash);
+    if (!group) {
+      if (this.groups.size >= this.maxGroups) this.groups.clear();
+      this.groups.set(hash, (group = new RecentList(this.perGroup)));
+    }
+    return group.add(frozen);
+  }
+}
+
+/**
+ * A fingerprint of a value's members, two levels deep: keys by length, strings by length and three of their
+ * characters (the last two and the middle one: names, uids and times differ there), other scalars as they are.
+ * Plain JSON values with the same text have the same fingerprint (undefined members are skipped, as JSON skips them).
+ */
+export function memberHash(v: object, depth: number): number {
+  if (Array.isArray(v)) {
+    let h = v.length;
+    for (let i = 0; i < v.length && i < 4; i++) h = (Math.imul(h, 31) + memberValueHash(v[i], depth)) | 0;
+    return h;
+  }
+  let h = 7;
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    const m = (v as Record<string, unknown>)[k];
+    if (m === undefined) continue;
+    h = (Math.imul(h, 31) + k.length) | 0;
+    h = (Math.imul(h, 31) + memberValueHash(m, depth)) | 0;
+  }
+  return h;
+}
+
+function memberValueHash(m: unknown, depth: number): number {
+  switch (typeof m) {
+    case 'string': {
+      const n = m.length;
+      return n === 0 ? 1 : Math.imul(n, 131) + Math.imul(m.charCodeAt(n - 1), 7) + Math.imul(m.charCodeAt(n >> 1), 3) + m.charCodeAt(n > 1 ? n - 2 : 0);
+    }
+    case 'number':
+      return m | 0;
+    case 'boolean':
+      return m ? 3 : 5;
+    case 'object':
+      return m === null ? 11 : depth < 1 ? memberHash(m, depth + 1) : 13;
+    default:
+      return 0;
   }
 }
 
@@ -62,8 +113,8 @@ export class ValuesByText implements SharedValues {
 /** How many values by text a path remembers (a node's worth each). */
 const byTextPerPath = 8192;
 
-/** How many recent values each path remembers: a few templates, recorders or transition times interleave. */
-const recentPerPath = 16;
+/** How many recent values of one fingerprint each path remembers: a few templates, recorders or transition times interleave. */
+const recentPerGroup = 4;
 
 /** A path segment standing for every element of an array (["status", "conditions", "*"]). */
 export const EachElement = '*';
@@ -100,7 +151,7 @@ export class SharedSubtrees {
       }
       node.values = values;
     };
-    for (const path of paths) add(path, new RecentValues(recentPerPath));
+    for (const path of paths) add(path, new RecentValues(recentPerGroup));
     for (const path of textPaths) add(path, new ValuesByText(byTextPerPath));
     this.sharing = root;
   }
