@@ -88,6 +88,9 @@ const leaseRetryInitialMs = 200;
 const leaseRetryMaxMs = 7_000;
 const logLimit = 1000;
 
+/** ObjectData of frozen ConfigMap and Secret views (a pure function of the object, which cannot change). */
+const decodedObjects = new WeakMap<object, ObjectData>();
+
 export class Kubelet implements PodWorkerHost {
   readonly nodeName: string;
   readonly config: CompleteNodeConfig;
@@ -578,6 +581,10 @@ export class Kubelet implements PodWorkerHost {
   objectData(kind: ObjectKind, namespace: string, name: string): ObjectData | undefined {
     const read = this.readObject(kind, namespace, name);
     if (!('object' in read)) return undefined;
+    // A cached object is a frozen view, the same until the object changes: every pod mounting it (each pod's
+    // kube-root-ca.crt) reads the same decoded data.
+    const known = decodedObjects.get(read.object);
+    if (known) return known;
     const obj = read.object as { data?: Record<string, string>; binaryData?: Record<string, string>; metadata?: KubeObject['metadata'] };
     const data: Record<string, string> = {};
     if (kind === 'configmap') {
@@ -585,7 +592,9 @@ export class Kubelet implements PodWorkerHost {
       for (const [k, v] of Object.entries(obj.binaryData ?? {})) data[k] = decodeBase64(v);
     } else for (const [k, v] of Object.entries(obj.data ?? {})) data[k] = decodeBase64(v);
     const times = [obj.metadata?.creationTimestamp, ...(obj.metadata?.managedFields ?? []).map((f) => f.time)].map((t) => Date.parse(t ?? '')).filter((t) => !Number.isNaN(t));
-    return { data, changedAt: times.length ? Math.max(...times) : 0 };
+    const decoded: ObjectData = Object.freeze({ data: Object.freeze(data), changedAt: times.length ? Math.max(...times) : 0 });
+    if (Object.isFrozen(read.object)) decodedObjects.set(read.object, decoded);
+    return decoded;
   }
 
   /** What the volume plugins read: the object cache and the node's allocatable. */

@@ -44,14 +44,15 @@ export interface TraceBusOptions {
   /** Ring buffer size: how many recent events recent() can return. Default 10 000. */
   capacity?: number;
   /**
-   * Kinds delivered to subscribers but not kept in the ring. Default: the API server's stage and response events,
-   * which are leaves (nothing names them as its cause) and half of all events, so the ring reaches twice as far
-   * back for "why does this exist?", and they die young instead of aging in the ring (cheaper garbage collection).
+   * Kinds delivered to subscribers but not kept in the ring. Default: the leaves (kinds nothing names as its
+   * cause): the API server's stage and response events, a queue's done and a reconcile's end. They are over half
+   * of all events, so the ring reaches twice as far back for "why does this exist?", they die young instead of
+   * aging in the ring (cheaper garbage collection), and with nobody subscribed their emitters skip them (wants).
    */
   unbufferedKinds?: readonly TraceKind[];
 }
 
-const defaultUnbufferedKinds: readonly TraceKind[] = [TraceKind.ApiStage, TraceKind.ApiResponse];
+const defaultUnbufferedKinds: readonly TraceKind[] = [TraceKind.ApiStage, TraceKind.ApiResponse, TraceKind.QueueDone, TraceKind.ReconcileEnd];
 
 export class TraceBus implements CausalTraceSink {
   private readonly clock: Clock;

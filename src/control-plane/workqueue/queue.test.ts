@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../sim/virtual-clock';
 import { TraceBus } from '../trace/trace-bus';
-import { TraceKind } from '../../shared/protocol/trace';
+import { TraceKind, type TraceEvent } from '../../shared/protocol/trace';
 import { WorkQueue } from './queue';
 
 function newQueue() {
@@ -113,12 +113,13 @@ describe('WorkQueue', () => {
 
   it('emits add/get/done trace events with the key, linking get to its add', () => {
     const { queue, trace } = newQueue();
+    const events: TraceEvent[] = [];
+    trace.subscribe((e) => events.push(e));
     queue.add('ns/a');
     queue.add('ns/a');
     const got = queue.get();
     queue.add('ns/a');
     queue.done('ns/a');
-    const events = trace.recent();
     expect(events.map((e) => [e.kind, e.data.key, e.data.deduped ?? e.data.whileProcessing ?? e.data.requeued ?? null])).toEqual([
       [TraceKind.QueueAdd, 'ns/a', null],
       [TraceKind.QueueAdd, 'ns/a', true],
@@ -129,5 +130,16 @@ describe('WorkQueue', () => {
     expect(events.every((e) => e.component === 'workqueue/test' && e.data.queue === 'test')).toBe(true);
     expect(got.seq).toBe(events[2].seq);
     expect(events[2].cause).toBe(events[0].seq);
+    // done is a leaf (nothing names it as its cause): the ring keeps the others only.
+    expect(trace.recent().map((e) => e.kind)).toEqual([TraceKind.QueueAdd, TraceKind.QueueAdd, TraceKind.QueueGet, TraceKind.QueueAdd]);
+  });
+
+  it('skips done events when nobody subscribes (the ring would not keep them)', () => {
+    const { queue, trace } = newQueue();
+    queue.add('ns/a');
+    queue.get();
+    queue.done('ns/a');
+    expect(trace.recent().map((e) => e.kind)).toEqual([TraceKind.QueueAdd, TraceKind.QueueGet]);
+    expect(trace.lastSeq).toBe(2);
   });
 });

@@ -123,7 +123,7 @@ export class WorkQueue<T = string> {
     if (!this.processing.delete(item)) return;
     const requeued = this.dirty.has(item);
     if (requeued) this.items.push(item);
-    this.emit(TraceKind.QueueDone, item, requeued ? requeuedExtra : noExtra);
+    if (this.trace.wants?.(TraceKind.QueueDone) !== false) this.emit(TraceKind.QueueDone, item, requeued ? requeuedExtra : noExtra);
     if (requeued) this.scheduleDrain();
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newForbidden, type StatusError } from '../../../shared/api/status';
 import type { KubeObject } from '../../../shared/api/types';
-import { TraceKind } from '../../../shared/protocol/trace';
+import { TraceKind, type TraceEvent } from '../../../shared/protocol/trace';
 import type { ApiRequest, ApiResponse } from '../../apiserver/types';
 import { Client } from '../../client/client';
 import { SharedInformerFactory } from '../../informers/factory';
@@ -26,6 +26,9 @@ function ns(name: string, phase = 'Active'): KubeObject {
 function setup(initialNamespaces: string[] = []) {
   const clock = new VirtualClock({ startTime: 0 });
   const trace = new TraceBus({ clock });
+  // Reconcile ends are not kept in the ring: they are read as a subscriber (the UI) sees them.
+  const ends: TraceEvent[] = [];
+  trace.subscribe((e) => e.kind === TraceKind.ReconcileEnd && ends.push(e));
   const server = new RefusingServer({ clock });
   const client = new Client(server);
   for (const n of initialNamespaces) client.namespaces.create(ns(n));
@@ -39,7 +42,7 @@ function setup(initialNamespaces: string[] = []) {
       .list()
       .items.map((sa) => `${sa.metadata.namespace}/${sa.metadata.name}`)
       .sort();
-  return { clock, trace, server, client, informers, controller, accounts };
+  return { clock, trace, ends, server, client, informers, controller, accounts };
 }
 
 describe('ServiceAccountsController', () => {
@@ -84,7 +87,7 @@ describe('ServiceAccountsController', () => {
   });
 
   it('retries a refused create with backoff until it succeeds', () => {
-    const { clock, server, trace, accounts } = setup();
+    const { clock, server, ends, accounts } = setup();
     server.refuse = [
       newForbidden({ group: '', resource: 'serviceaccounts' }, 'default', 'quota'),
       newForbidden({ group: '', resource: 'serviceaccounts' }, 'default', 'quota'),
@@ -92,10 +95,7 @@ describe('ServiceAccountsController', () => {
     new Client(server).namespaces.create(ns('team-b'));
     clock.runUntilIdle();
     expect(accounts()).toEqual(['team-b/default']);
-    const outcomes = trace
-      .recent()
-      .filter((e) => e.kind === TraceKind.ReconcileEnd)
-      .map((e) => [e.data.key, e.data.outcome, e.time]);
+    const outcomes = ends.map((e) => [e.data.key, e.data.outcome, e.time]);
     expect(outcomes).toEqual([
       ['team-b', 'requeued', 0],
       ['team-b', 'requeued', 5],
@@ -104,7 +104,7 @@ describe('ServiceAccountsController', () => {
   });
 
   it('ignores the NamespaceTerminating refusal', () => {
-    const { clock, server, trace, accounts } = setup();
+    const { clock, server, ends, accounts } = setup();
     const refusal = newForbidden(
       { group: '', resource: 'serviceaccounts' },
       'default',
@@ -115,6 +115,6 @@ describe('ServiceAccountsController', () => {
     new Client(server).namespaces.create(ns('team-c'));
     clock.runUntilIdle();
     expect(accounts()).toEqual([]);
-    expect(trace.recent().filter((e) => e.kind === TraceKind.ReconcileEnd).map((e) => e.data.outcome)).toEqual(['success']);
+    expect(ends.map((e) => e.data.outcome)).toEqual(['success']);
   });
 });

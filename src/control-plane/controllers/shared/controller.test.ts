@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newConflict } from '../../../shared/api/status';
-import { TraceKind } from '../../../shared/protocol/trace';
+import { TraceKind, type TraceEvent } from '../../../shared/protocol/trace';
 import { Client } from '../../client/client';
 import { VirtualClock } from '../../sim/virtual-clock';
 import { FakeApiServer } from '../../testing/fake-apiserver';
@@ -11,6 +11,9 @@ import { BaseController, ReconcileOutcome } from './controller';
 function setup(sync: (key: string) => void, options: { maxRetries?: number; synced?: () => boolean } = {}) {
   const clock = new VirtualClock({ startTime: 0 });
   const trace = new TraceBus({ clock });
+  // As the UI sees them: a subscriber gets every event, the leaves too (reconcile.end is not kept in the ring).
+  const seen: TraceEvent[] = [];
+  trace.subscribe((e) => seen.push(e));
   const server = new FakeApiServer({ clock });
   const client = new Client(server);
   const queue = new RateLimitingQueue<string>({ name: 'test', clock, trace });
@@ -24,10 +27,10 @@ function setup(sync: (key: string) => void, options: { maxRetries?: number; sync
     maxRetries: options.maxRetries,
     cacheSyncs: options.synced ? [options.synced] : [],
   });
-  return { clock, trace, queue, controller, client };
+  return { clock, trace: { recent: () => seen }, bus: trace, queue, controller, client };
 }
 
-const ends = (trace: TraceBus) =>
+const ends = (trace: { recent(): TraceEvent[] }) =>
   trace
     .recent()
     .filter((e) => e.kind === TraceKind.ReconcileEnd)
@@ -102,13 +105,13 @@ describe('BaseController', () => {
   });
 
   it('traces reconcile start/end with the cause chain and the writes it made', () => {
-    const { clock, trace, queue, controller, client } = setup((key) => {
+    const { clock, trace, bus, queue, controller, client } = setup((key) => {
       client.configMaps.get('x', { namespace: 'ns' }); // a read: not listed
       client.configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: key, namespace: 'ns' } });
     });
     controller.run();
-    const addSeq = trace.emit({ kind: TraceKind.Custom, component: 'watch', data: {} });
-    trace.causeScope(addSeq, () => queue.add('made'));
+    const addSeq = bus.emit({ kind: TraceKind.Custom, component: 'watch', data: {} });
+    bus.causeScope(addSeq, () => queue.add('made'));
     clock.runUntilIdle(); // the get of a missing object fails every attempt, until the key is dropped
     const start = trace.recent().find((e) => e.kind === TraceKind.ReconcileStart)!;
     const get = trace.recent().find((e) => e.kind === TraceKind.QueueGet)!;
@@ -135,6 +138,21 @@ describe('BaseController', () => {
       outcome: ReconcileOutcome.Success,
       writes: [{ verb: 'create', resource: 'configmaps', namespace: 'ns', code: 201 }],
     });
+  });
+
+  it('neither records writes nor ends a reconcile in the trace when nobody subscribes', () => {
+    const clock = new VirtualClock({ startTime: 0 });
+    const trace = new TraceBus({ clock });
+    const client = new Client(new FakeApiServer({ clock }));
+    const queue = new RateLimitingQueue<string>({ name: 'test', clock, trace });
+    let recording = 0;
+    const record = client.record.bind(client);
+    client.record = (requests, fn) => (recording++, record(requests, fn));
+    new BaseController({ name: 'c', queue, clock, trace, client, sync: () => undefined, cacheSyncs: [] }).run();
+    queue.add('a');
+    clock.runUntilIdle();
+    expect(recording).toBe(0);
+    expect(trace.recent().map((e) => e.kind)).toEqual([TraceKind.QueueAdd, TraceKind.QueueGet, TraceKind.ReconcileStart]);
   });
 
   it('stops after shutDown', () => {

@@ -110,10 +110,12 @@ export class BaseController {
       data: { controller: this.name, queue: this.queue.name, key },
     });
     let error: unknown;
+    // The reconcile's end lists what it wrote: recorded only when someone will see the end (see TraceBus.wants).
+    const traced = this.trace.wants?.(TraceKind.ReconcileEnd) !== false;
     const writes: RequestRecord[] = [];
     try {
       withCause(this.trace, startSeq || undefined, () => {
-        if (this.client) this.client.record(writes, () => this.syncFn(key));
+        if (this.client && traced) this.client.record(writes, () => this.syncFn(key));
         else this.syncFn(key);
       });
     } catch (err) {
@@ -122,6 +124,7 @@ export class BaseController {
       this.queue.done(key);
     }
     const outcome = this.handleErr(error, key);
+    if (!traced) return true;
     const data: Record<string, unknown> = { controller: this.name, queue: this.queue.name, key, outcome };
     if (writes.length > 0) data.writes = writes;
     if (error !== undefined) data.error = errorMessage(error);
