@@ -268,8 +268,10 @@ export class Kubelet implements PodWorkerHost {
     return handle;
   }
 
+  /** Reports what the kubelet did: a leaf (nothing the kubelet does later names it as its cause). */
   trace(data: Record<string, unknown>): void {
-    this.traceSink.emit({ kind: TraceKind.Custom, component: `kubelet/${this.nodeName}`, data: { node: this.nodeName, ...data } });
+    if (this.traceSink.wants?.(TraceKind.Custom, true) === false) return;
+    this.traceSink.emit({ kind: TraceKind.Custom, component: `kubelet/${this.nodeName}`, data: { node: this.nodeName, ...data } }, true);
   }
 
   event(obj: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): void {

@@ -403,7 +403,9 @@ export class ScheduleOne {
     }
   }
 
+  /** Reports a scheduling step: a leaf (the scheduler never names it as a cause). */
   private emit(type: string, data: Record<string, unknown>): void {
-    this.o.trace.emit({ kind: TraceKind.Custom, component: SchedulerComponent, data: { type, ...data } });
+    if (this.o.trace.wants?.(TraceKind.Custom, true) === false) return;
+    this.o.trace.emit({ kind: TraceKind.Custom, component: SchedulerComponent, data: { type, ...data } }, true);
   }
 }

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TraceKind } from '../../shared/protocol/trace';
 import { makeNode, makePod, schedulerFixture } from './testing';
 import { Client } from '../client/client';
 import { Scheduler, schedulerUser } from './scheduler';
 
 describe('Scheduler on a real cluster', () => {
   it('binds a pod through the binding subresource and records the Scheduled event', async () => {
-    const { cluster, scheduler, nodeOf, events } = await schedulerFixture();
+    const { cluster, scheduler, nodeOf, events, reports } = await schedulerFixture();
     for (const n of ['node-1', 'node-2', 'node-3']) cluster.client.nodes.create(makeNode(n));
     cluster.client.pods.create(makePod('web-abc', { cpu: '100m' }));
     cluster.runUntilIdle();
@@ -23,10 +22,7 @@ describe('Scheduler on a real cluster', () => {
     const chosen = decision.nodes.find((n) => n.chosen)!;
     expect(chosen.total).toBe(Math.max(...decision.nodes.map((n) => n.total ?? 0)));
     expect(chosen.scores!.map((s) => s.plugin)).toEqual(expect.arrayContaining(['NodeResourcesFit', 'TaintToleration', 'NodeResourcesBalancedAllocation']));
-    const types = cluster.trace
-      .recent()
-      .filter((e) => e.kind === TraceKind.Custom && e.component === 'scheduler')
-      .map((e) => e.data.type);
+    const types = reports().map((e) => e.data.type);
     expect(types).toEqual(['schedule.attempt', 'schedule.bound']);
     await cluster.close();
   });
@@ -163,7 +159,7 @@ describe('Scheduler on a real cluster', () => {
   });
 
   it('after a restart rebuilds its cache from the informers and never binds a pod twice', async () => {
-    const { cluster, scheduler, nodeOf } = await schedulerFixture();
+    const { cluster, scheduler, nodeOf, reports } = await schedulerFixture();
     cluster.client.nodes.create(makeNode('node-1', { cpu: '1' }));
     cluster.client.nodes.create(makeNode('node-2', { cpu: '1' }));
     cluster.client.pods.create(makePod('a', { cpu: '600m' }));
@@ -181,13 +177,13 @@ describe('Scheduler on a real cluster', () => {
     expect(nodeOf('c')).toBeUndefined();
     expect(scheduler.cacheSummary()).toMatchObject({ nodes: 2, pods: 2, assumedPods: 0 });
     expect({ a: nodeOf('a'), b: nodeOf('b') }).toEqual(before);
-    const bindings = cluster.trace.recent().filter((e) => e.kind === TraceKind.Custom && e.data.type === 'schedule.bound');
+    const bindings = reports().filter((e) => e.data.type === 'schedule.bound');
     expect(bindings.map((e) => e.data.pod).sort()).toEqual(['default/a', 'default/b']);
     await cluster.close();
   });
 
   it('two schedulers racing for the same pod: the second bind gets 409 and the pod is dropped', async () => {
-    const { cluster, scheduler: first, nodeOf } = await schedulerFixture();
+    const { cluster, scheduler: first, nodeOf, reports } = await schedulerFixture();
     const second = new Scheduler({
       client: new Client(cluster.endpoint.connect('kube-scheduler-2'), schedulerUser),
       clock: cluster.clock,
@@ -202,7 +198,7 @@ describe('Scheduler on a real cluster', () => {
     expect(nodeOf('contested')).toBeDefined();
     const outcomes = [first, second].map((s) => s.lastDecision('default/contested')?.bound).sort();
     expect(outcomes).toEqual([false, true]);
-    const rejected = cluster.trace.recent().filter((e) => e.kind === TraceKind.Custom && e.data.type === 'schedule.failed');
+    const rejected = reports().filter((e) => e.data.type === 'schedule.failed');
     expect(rejected).toHaveLength(1);
     expect(rejected[0].data).toMatchObject({ reason: 'BindingRejected' });
     expect(String(rejected[0].data.message)).toContain('is already assigned to node');

@@ -1,6 +1,7 @@
 // Fixtures for the scheduler's tests: Node and Pod objects shaped as the API server stores them, and a real
 // cluster (createCluster) with a Scheduler started beside it.
 import type { Node, Pod } from 'kubernetes-types/core/v1';
+import { TraceKind, type TraceEvent } from '../../shared/protocol/trace';
 import { Client, type Typed } from '../client/client';
 import { createCluster, type Cluster } from '../cluster';
 import { Scheduler, schedulerUser } from './scheduler';
@@ -78,6 +79,8 @@ export interface SchedulerFixture {
   scheduler: Scheduler;
   nodeOf(name: string, namespace?: string): string | undefined;
   events(name: string, reason: string): { message: string; count: number; type: string; source: string }[];
+  /** The scheduler's trace reports (schedule.attempt, .bound, .failed) as a subscriber sees them: leaves, not kept in the ring. */
+  reports(): TraceEvent[];
 }
 
 /**
@@ -88,6 +91,10 @@ export async function schedulerFixture(options: { profile?: SchedulerProfile; se
   const cluster = await createCluster({ controllers: false, nodes: 0, scheduler: false, seed: options.seed ?? 1 });
   cluster.client.serviceAccounts.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
   cluster.runUntilIdle();
+  const reports: TraceEvent[] = [];
+  cluster.trace.subscribe((e) => {
+    if (e.kind === TraceKind.Custom && e.component === 'scheduler') reports.push(e);
+  });
   const scheduler = new Scheduler({
     client: new Client(cluster.endpoint.connect('kube-scheduler'), schedulerUser),
     clock: cluster.clock,
@@ -105,6 +112,7 @@ export async function schedulerFixture(options: { profile?: SchedulerProfile; se
         .list({ namespace: 'default' })
         .items.filter((e) => e.involvedObject.name === name && e.reason === reason)
         .map((e) => ({ message: e.message ?? '', count: e.count ?? 0, type: e.type ?? '', source: e.source?.component ?? '' })),
+    reports: () => reports,
   };
 }
 

@@ -82,11 +82,11 @@ export class TraceBus implements CausalTraceSink {
     return this.nextSeq - 1;
   }
 
-  emit(event: Omit<TraceEvent, 'seq' | 'time'>): number {
+  emit(event: Omit<TraceEvent, 'seq' | 'time'>, leaf = false): number {
     const seq = this.nextSeq++;
     const cause = event.cause !== undefined ? event.cause : this.currentCause;
     const full = traceEvent(seq, this.clock.now(), event, cause);
-    if (!this.unbuffered.has(full.kind)) {
+    if (!leaf && !this.unbuffered.has(full.kind)) {
       this.ring[this.head] = full;
       this.head = (this.head + 1) % this.capacity;
       if (this.size < this.capacity) this.size++;
@@ -95,9 +95,9 @@ export class TraceBus implements CausalTraceSink {
     return seq;
   }
 
-  /** An unbuffered kind with nobody subscribed is seen by no one: emitters need not build it. */
-  wants(kind: TraceKind): boolean {
-    return this.subscribers.size > 0 || !this.unbuffered.has(kind);
+  /** An unbuffered kind or a leaf with nobody subscribed is seen by no one: emitters need not build it. */
+  wants(kind: TraceKind, leaf = false): boolean {
+    return this.subscribers.size > 0 || (!leaf && !this.unbuffered.has(kind));
   }
 
   causeScope<R>(seq: number | undefined, fn: () => R): R {

@@ -48,13 +48,17 @@ export interface TraceEvent {
 }
 
 export interface TraceSink {
-  /** Records an event and returns its seq (so later events can name it as their cause). */
-  emit(event: Omit<TraceEvent, 'seq' | 'time'>): number;
   /**
-   * Whether an event of this kind would be seen by anyone (kept, or delivered to a subscriber); emitters of
-   * high-volume events skip building them when not. Absent: every event is wanted.
+   * Records an event and returns its seq (so later events can name it as their cause). A leaf is an event its
+   * emitter never names as a cause (a kubelet's or the scheduler's report of what it did): it is delivered to
+   * subscribers but not kept for following causes back.
    */
-  wants?(kind: TraceKind): boolean;
+  emit(event: Omit<TraceEvent, 'seq' | 'time'>, leaf?: boolean): number;
+  /**
+   * Whether an event of this kind (or a leaf of it) would be seen by anyone (kept, or delivered to a subscriber);
+   * emitters of high-volume events skip building them when not. Absent: every event is wanted.
+   */
+  wants?(kind: TraceKind, leaf?: boolean): boolean;
 }
 
 /** A sink that drops everything, for benchmarks and tests that do not look at traces. */

@@ -447,7 +447,8 @@ function descendSmallLists(la: ItemEntry[], ra: ItemEntry[], names: string[], pe
 }
 
 function compareField(l: unknown, r: unknown, key: string, names: string[], pes: PathElement[], hints: SchemaHints, c: Comparison): void {
-  if (l === undefined && r === undefined) return;
+  // Equal scalars and shared subtrees (most of an update) have no differences: compareNode would say so at once.
+  if (l === r) return;
   names.push(key);
   pes.push(fieldElement(key));
   compareNode(l, r, names, pes, hints, c);
