@@ -10,6 +10,7 @@ import { WatchEventType } from '../../shared/api/types';
 import type { TraceSink } from '../../shared/protocol/trace';
 import type { Client } from '../client/client';
 import { Reflector } from '../informers/reflector';
+import { deepFreeze } from '../informers/shared-informer';
 import type { Clock } from '../sim/clock';
 
 export type ObjectKind = 'configmap' | 'secret';
@@ -113,12 +114,14 @@ export class WatchingObjectCache {
           watch: (resourceVersion, h) => resource.watch({ namespace, fieldSelector, resourceVersion, allowWatchBookmarks: true }, h),
         },
         store: {
+          // Held frozen, as an informer's cache holds its objects: a change arrives as a new object, so what the
+          // kubelet derives from one (its decoded data) can be kept beside it.
           replace: (items: KubeObject[]) => {
-            item.object = items[0];
+            item.object = items[0] && deepFreeze(items[0]);
             item.synced = true;
           },
           applyEvents: (events: WatchEvent[]) => {
-            for (const ev of events) item.object = ev.type === WatchEventType.Deleted ? undefined : ev.object;
+            for (const ev of events) item.object = ev.type === WatchEventType.Deleted ? undefined : deepFreeze(ev.object);
           },
         },
       }),
