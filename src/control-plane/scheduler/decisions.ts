@@ -130,12 +130,17 @@ export function packExact(columns: readonly ArrayLike<number>[], n: number): Pac
   let bytes = true;
   for (const col of columns) if (!(col instanceof Uint8Array)) bytes = false;
   if (!bytes) {
-    for (const col of columns) {
+    // One value that is not an int32 (a fraction, NaN, -0, or beyond ±2^31, which only a Float64Array holds
+    // anyway) settles it: the rest need not be looked at.
+    scan: for (const col of columns) {
       for (let j = 0; j < n; j++) {
         const v = col[j];
+        if ((v | 0) !== v || (v === 0 && 1 / v < 0)) {
+          integers = false;
+          break scan;
+        }
         if (v < min) min = v;
         else if (v > max) max = v;
-        if (integers && (!Number.isInteger(v) || Object.is(v, -0))) integers = false;
       }
     }
   }
