@@ -2,6 +2,7 @@
 // "__proto__", "constructor" and "prototype"; they are data here. Reads go through getOwn (a plain
 // `obj[key]` would return Object.prototype for "__proto__") and writes through setOwn (a plain assignment
 // to "__proto__" would swap the prototype), so no user input can reach a prototype.
+import { sameJson } from '../../../shared/lib/same-json';
 import { objectFor } from './sized-object';
 
 export type JsonObject = { [key: string]: JsonValue };
@@ -83,8 +84,8 @@ export interface SharingNode {
 
 /** Frozen values with the same JSON text as the ones a kind's objects repeat at one place (storage/recent-values.ts). */
 export interface SharedValues {
-  /** A frozen value with v's JSON text to store in its place (prev's, or one seen recently), if any. */
-  recall(v: object, prev: unknown): object | undefined;
+  /** A frozen value seen recently with v's JSON text, if any. */
+  recall(v: object): object | undefined;
   /** A new frozen copy, remembered for the next; returns what to store. */
   remember(frozen: object): object;
 }
@@ -96,14 +97,21 @@ function memberNode(s: SharingNode | undefined, key: string): SharingNode | unde
 function shareValue(v: unknown, p: unknown, s: SharingNode | undefined): unknown {
   if (typeof v !== 'object' || v === null || v === p || Object.isFrozen(v)) return v;
   if (s !== undefined && s.values !== undefined) return sharedValue(v, p, s, s.values);
-  return typeof p !== 'object' || p === null ? freshCopy(v, s) : copyAgainst(v, p, s);
+  return copyOf(v, p, s);
 }
 
-/** v at a place whose values are shared: an equal one known already, else a new copy they remember. */
+/**
+ * v at a place whose values are shared: prev's when v has its JSON text (an unchanged part stays the stored
+ * one), else an equal value known already, else a new copy they remember.
+ */
 function sharedValue(v: object, p: unknown, s: SharingNode, values: SharedValues): object {
-  const known = values.recall(v, p);
-  if (known !== undefined) return known;
-  return values.remember(typeof p !== 'object' || p === null ? freshCopy(v, s) : (copyAgainst(v, p, s) as object));
+  if (typeof p === 'object' && p !== null && sameJson(v, p)) return p;
+  return values.recall(v) ?? values.remember(copyOf(v, p, s));
+}
+
+/** v frozen: against prev when it is an object or array, else from scratch. */
+function copyOf(v: object, p: unknown, s: SharingNode | undefined): object {
+  return typeof p !== 'object' || p === null ? freshCopy(v, s) : (copyAgainst(v, p, s) as object);
 }
 
 /** v frozen, sharing prev's members wherever they are identical (prev is an object or array). */
@@ -159,27 +167,18 @@ function copyAgainst(v: object, p: object, s: SharingNode | undefined): unknown 
 }
 
 /** A frozen deep copy with nothing to share but what s shares (a new object, or a part prev does not have). */
-function freshFrozen(v: object, s: SharingNode | undefined): unknown {
-  if (Object.isFrozen(v)) return v;
-  return s !== undefined && s.values !== undefined ? sharedValue(v, undefined, s, s.values) : freshCopy(v, s);
-}
-
 function freshCopy(v: object, s: SharingNode | undefined): object {
   if (Array.isArray(v)) {
     const es = s === undefined ? undefined : s.elements;
     const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) {
-      const c = v[i] as unknown;
-      out[i] = typeof c === 'object' && c !== null ? freshFrozen(c, es) : c;
-    }
+    for (let i = 0; i < v.length; i++) out[i] = shareValue(v[i], undefined, es);
     return Object.freeze(out);
   }
   const src = v as Record<string, unknown>;
   const keys = definedKeys(src, Object.keys(src));
   const out = objectFor(keys);
   for (const key of keys) {
-    const c = src[key];
-    const copy = typeof c === 'object' && c !== null ? freshFrozen(c, memberNode(s, key)) : c;
+    const copy = shareValue(src[key], undefined, memberNode(s, key));
     if (key === '__proto__') setOwn(out, key, copy);
     else out[key] = copy;
   }

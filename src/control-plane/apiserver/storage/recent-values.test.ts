@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/api/types';
 import { toStored } from './object-codec';
-import { RecentValues, SharedSubtrees, ValuesByText, memberHash } from './recent-values';
+import { RecentValues, SharedSubtrees, ValuesByText, intern, memberHash } from './recent-values';
 
 describe('RecentValues', () => {
   it('hands back one frozen copy for values with the same JSON text', () => {
     const recent = new RecentValues(2);
     const a = { component: 'kubelet', host: 'node-1' };
-    const first = recent.intern(a);
+    const first = intern(recent, a);
     expect(first).not.toBe(a); // the caller's object is never frozen
     expect(Object.isFrozen(first)).toBe(true);
     expect(first).toEqual(a);
-    expect(recent.intern({ component: 'kubelet', host: 'node-1' })).toBe(first);
+    expect(intern(recent, { component: 'kubelet', host: 'node-1' })).toBe(first);
   });
 
   it('keeps key order: a value with the same members in another order is its own', () => {
     const recent = new RecentValues(2);
-    const first = recent.intern({ component: 'kubelet', host: 'node-1' });
-    const swapped = recent.intern({ host: 'node-1', component: 'kubelet' });
+    const first = intern(recent, { component: 'kubelet', host: 'node-1' });
+    const swapped = intern(recent, { host: 'node-1', component: 'kubelet' });
     expect(swapped).not.toBe(first);
     expect(JSON.stringify(swapped)).toBe('{"host":"node-1","component":"kubelet"}');
   });
@@ -25,21 +25,21 @@ describe('RecentValues', () => {
   it('remembers only the last few of one fingerprint, and a bounded number of fingerprints', () => {
     // The fingerprint reads a string's length and its last, second-to-last and middle characters: these three differ only in the first.
     const recent = new RecentValues(2);
-    const a = recent.intern({ name: 'a-web-0' });
-    const b = recent.intern({ name: 'b-web-0' });
+    const a = intern(recent, { name: 'a-web-0' });
+    const b = intern(recent, { name: 'b-web-0' });
     expect(memberHash(b, 0)).toBe(memberHash(a, 0));
-    recent.intern({ name: 'c-web-0' });
-    expect(recent.intern({ name: 'b-web-0' })).toBe(b);
-    expect(recent.intern({ name: 'a-web-0' })).not.toBe(a);
+    intern(recent, { name: 'c-web-0' });
+    expect(intern(recent, { name: 'b-web-0' })).toBe(b);
+    expect(intern(recent, { name: 'a-web-0' })).not.toBe(a);
     // Other fingerprints are groups of their own: a run of them does not push a value out of its group…
-    const x = recent.intern({ name: 'web-x' });
-    for (let i = 0; i < 20; i++) recent.intern({ name: `web-${i}`.padEnd(12, '-') });
-    expect(recent.intern({ name: 'web-x' })).toBe(x);
+    const x = intern(recent, { name: 'web-x' });
+    for (let i = 0; i < 20; i++) intern(recent, { name: `web-${i}`.padEnd(12, '-') });
+    expect(intern(recent, { name: 'web-x' })).toBe(x);
     // …until there are too many groups.
     const few = new RecentValues(2, 4);
-    const first = few.intern({ name: 'web-x' });
-    for (let i = 0; i < 4; i++) few.intern({ name: `web-${i}`.padEnd(12 + i, '-') });
-    expect(few.intern({ name: 'web-x' })).not.toBe(first);
+    const first = intern(few, { name: 'web-x' });
+    for (let i = 0; i < 4; i++) intern(few, { name: `web-${i}`.padEnd(12 + i, '-') });
+    expect(intern(few, { name: 'web-x' })).not.toBe(first);
   });
 
   it('fingerprints values with the same JSON text alike', () => {
@@ -113,9 +113,9 @@ describe('SharedSubtrees', () => {
 describe('ValuesByText', () => {
   it('hands back one frozen copy per JSON text however many others came between', () => {
     const byText = new ValuesByText(100);
-    const first = byText.intern([{ ip: '192.168.49.2' }]);
-    for (let i = 3; i < 60; i++) byText.intern([{ ip: `192.168.49.${i}` }]);
-    expect(byText.intern([{ ip: '192.168.49.2' }])).toBe(first);
+    const first = intern(byText, [{ ip: '192.168.49.2' }]);
+    for (let i = 3; i < 60; i++) intern(byText, [{ ip: `192.168.49.${i}` }]);
+    expect(intern(byText, [{ ip: '192.168.49.2' }])).toBe(first);
     expect(Object.isFrozen(first[0])).toBe(true);
   });
 

@@ -22,15 +22,7 @@ export class RecentValues implements SharedValues {
     private readonly maxGroups = 512,
   ) {}
 
-  /** value, or a frozen value with the same JSON text seen recently; a new value is remembered as a frozen copy. */
-  intern<T>(value: T): T {
-    if (typeof value !== 'object' || value === null) return value;
-    return (this.recall(value, undefined) ?? this.remember(frozenCopy(value))) as T;
-  }
-
-  /** prev when v has its JSON text (an unchanged part stays the stored one), else an equal recent value. */
-  recall(v: object, prev: unknown): object | undefined {
-    if (typeof prev === 'object' && prev !== null && sameJson(v, prev)) return prev;
+  recall(v: object): object | undefined {
     return this.groups.get(memberHash(v, 0))?.find((r) => r === v || sameJson(r, v));
   }
 
@@ -93,11 +85,6 @@ export class ValuesByText implements SharedValues {
 
   constructor(private readonly max: number) {}
 
-  intern<T>(value: T): T {
-    if (typeof value !== 'object' || value === null) return value;
-    return (this.recall(value) ?? this.remember(frozenCopy(value))) as T;
-  }
-
   recall(v: object): object | undefined {
     return this.byText.get(JSON.stringify(v));
   }
@@ -108,6 +95,12 @@ export class ValuesByText implements SharedValues {
     this.byText.set(JSON.stringify(frozen), frozen);
     return frozen;
   }
+}
+
+/** value, or a frozen value with its JSON text the values know; a new value is remembered as a frozen copy. */
+export function intern<T>(values: SharedValues, value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  return (values.recall(value) ?? values.remember(frozenCopy(value))) as T;
 }
 
 /** How many values by text a path remembers (a node's worth each). */
@@ -138,7 +131,7 @@ export class SharedSubtrees {
   /** textPaths: paths whose values recur across many interleaved writers, remembered by their JSON text. */
   constructor(paths: readonly (readonly string[])[], textPaths: readonly (readonly string[])[] = []) {
     const root: TrieNode = {};
-    const add = (path: readonly string[], values: RecentValues | ValuesByText): void => {
+    const add = (path: readonly string[], values: SharedValues): void => {
       let node = root;
       for (const seg of path) {
         if (seg === EachElement) node = node.elements ??= {};
