@@ -10,6 +10,7 @@ import { WatchEventType, groupResourceString } from '../../shared/api/types';
 import { TraceKind, nullTraceSink, type TraceSink } from '../../shared/protocol/trace';
 import type { Client, Typed } from '../client/client';
 import type { Clock, TimerHandle } from '../sim/clock';
+import { deepFreeze } from '../../shared/lib/deep-freeze';
 import { withCause } from '../trace/trace-bus';
 import { Indexer, NamespaceIndex, defaultIndexers, type IndexFunc } from './indexer';
 import { metaNamespaceKeyFunc, namespacedKey } from './keys';
@@ -309,9 +310,3 @@ function newLister<T extends KubeObject>(indexer: Indexer<T>): Lister<T> {
   };
 }
 
-/** Freezes an object graph in place (cached objects are shared read-only); already frozen parts are skipped. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const v of Object.values(value)) deepFreeze(v);
-  return Object.freeze(value);
-}

@@ -10,7 +10,7 @@ import { WatchEventType } from '../../shared/api/types';
 import type { TraceSink } from '../../shared/protocol/trace';
 import type { Client } from '../client/client';
 import { Reflector } from '../informers/reflector';
-import { deepFreeze } from '../informers/shared-informer';
+import { deepFreeze } from '../../shared/lib/deep-freeze';
 import type { Clock } from '../sim/clock';
 
 export type ObjectKind = 'configmap' | 'secret';

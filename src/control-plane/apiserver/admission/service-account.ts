@@ -12,7 +12,7 @@ import type {
 } from '../types';
 import { AdmissionOperation as Op } from '../types';
 import { admissionForbidden } from './errors';
-import { deepFreeze } from '../patch/json-value';
+import { deepFreeze } from '../../../shared/lib/deep-freeze';
 
 export const ServiceAccountPluginName = 'ServiceAccount';
 

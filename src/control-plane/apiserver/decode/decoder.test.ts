@@ -6,6 +6,7 @@ import { definitionNameForKind } from '../../../shared/api/schemas';
 import { StatusError, isStatusError } from '../../../shared/api/status';
 import { type KubeObject, parseApiVersion } from '../../../shared/api/types';
 import { toStoredBy } from '../storage/object-codec';
+import { deepFreeze } from '../../../shared/lib/deep-freeze';
 import { parseManifests } from '../../../shared/lib/yaml';
 import type { FieldValidation } from '../types';
 import { type DecodeArgs, decodeObject, unknownKindError } from './decoder';
@@ -571,13 +572,6 @@ describe('bodies built in code', () => {
 });
 
 describe('managedFields documents handed back by the in-process client', () => {
-  const deepFreeze = <T>(v: T): T => {
-    if (typeof v === 'object' && v !== null) {
-      for (const c of Object.values(v)) deepFreeze(c);
-      Object.freeze(v);
-    }
-    return v;
-  };
   const withFields = (fieldsV1: unknown) => ({
     apiVersion: 'v1',
     kind: 'ConfigMap',

@@ -219,13 +219,6 @@ export function containsUndefined(v: unknown): boolean {
   return false;
 }
 
-/** Freezes a JSON value in place, skipping parts already frozen (their subtrees were frozen with them). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const key in value) if (hasOwn(value, key)) deepFreeze((value as Record<string, unknown>)[key]);
-  return Object.freeze(value);
-}
-
 /**
  * Structural equality of JSON values (key order ignored, array order significant, an undefined member the same
  * as an absent one). Allocates nothing: the field manager compares a request's managedFields on every update.

@@ -7,7 +7,8 @@
 import type { KubeObject } from '../../../shared/api/types';
 import type { ResourceStrategy } from '../types';
 import type { KeyValue } from '../../store/types';
-import { deepCopy, deepFreeze, frozenCopy, setOwn, type SharingNode } from '../patch/json-value';
+import { deepCopy, frozenCopy, setOwn, type SharingNode } from '../patch/json-value';
+import { deepFreeze } from '../../../shared/lib/deep-freeze';
 import { objectFor } from '../patch/sized-object';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { labelSelectorAsSelector } from '../../../shared/lib/labels';
-import { deepFreeze } from '../../informers/shared-informer';
+import { deepFreeze } from '../../../shared/lib/deep-freeze';
 import { newPodInfo, NodeInfo, selectorCountKey, updatedPodInfo, type PodObject } from '../framework/types';
 import { makeNode, makePod, podInfoOf } from '../testing';
 import { SchedulerCache } from './cache';

@@ -5,7 +5,7 @@ import type { KubeObject } from '../../../../shared/api/types';
 import { builtinSchemaHints } from '../list-types';
 import { FieldManager, type FieldManagerContext } from './field-manager';
 import { FieldSet, pathString } from './field-set';
-import { deepFreeze } from '../json-value';
+import { deepFreeze } from '../../../../shared/lib/deep-freeze';
 
 const ctx: FieldManagerContext = { apiVersion: 'apps/v1', time: '2026-01-01T00:00:00Z', hasStatusSubresource: true };
 const fm = new FieldManager(builtinSchemaHints('Deployment'));

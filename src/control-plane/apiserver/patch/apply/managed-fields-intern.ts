@@ -6,6 +6,7 @@
 // cost more than it saved on creates), and only when their signatures (a hash of the members) agree: a
 // kubelet's pod-status document is unique to its pod (its podIPs), and walking it against every recent
 // document only to fail cost more than hashing it once.
+import { deepFreeze } from '../../../../shared/lib/deep-freeze';
 import { RecentList } from '../../../../shared/lib/recent-list';
 import { hasOwn } from '../json-value';
 
@@ -53,7 +54,7 @@ export class ManagedFieldsInterner {
     const signature = fieldsV1Signature(doc);
     const found = recall(this.docs, key, sharedKey, (d) => d.doc === doc || (d.signature === signature && fieldsV1Equal(d.doc, doc)));
     if (found !== undefined) return found.doc;
-    deepFreezeDoc(doc);
+    deepFreeze(doc);
     rememberUnder(this.docs, key, sharedKey, { doc, signature });
     return doc;
   }
@@ -136,16 +137,6 @@ function shareSubtrees(doc: Record<string, unknown>, old: Record<string, unknown
   }
 }
 
-
-function deepFreezeDoc(doc: Record<string, unknown>): void {
-  if (Object.isFrozen(doc)) return;
-  for (const key in doc) {
-    if (!hasOwn(doc, key)) continue;
-    const v = doc[key];
-    if (typeof v === 'object' && v !== null) deepFreezeDoc(v as Record<string, unknown>);
-  }
-  Object.freeze(doc);
-}
 
 /**
  * A hash of a fieldsV1 document's members, independent of their order (fieldsV1Equal's equality): equal

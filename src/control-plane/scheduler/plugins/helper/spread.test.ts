@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import { deepFreeze } from '../../../../shared/lib/deep-freeze';
 import { selectorToString } from '../../../../shared/lib/labels';
 import { defaultSelector } from './spread';
 
-function deepFreeze<T>(o: T): T {
-  if (typeof o === 'object' && o !== null) {
-    for (const v of Object.values(o)) deepFreeze(v);
-    Object.freeze(o);
-  }
-  return o;
-}
 
 function lister<T extends { metadata?: { name?: string; namespace?: string } }>(items: T[]) {
   return {
