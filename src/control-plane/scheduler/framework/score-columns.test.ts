@@ -11,6 +11,7 @@ import { BalancedAllocation } from '../plugins/noderesources/balanced-allocation
 import { TaintToleration } from '../plugins/tainttoleration/taint-toleration';
 import { NodeAffinity } from '../plugins/nodeaffinity/node-affinity';
 import { PodTopologySpread } from '../plugins/podtopologyspread/pod-topology-spread';
+import { NodeFitRows } from '../cache/node-fit-rows';
 
 function nodes(): NodeInfo[] {
   const zones = ['a', 'b', 'c', undefined];
@@ -76,6 +77,23 @@ describe('score columns', () => {
         // A plugin that skips has nothing to score; the framework does not call it.
         if (status?.code === Code.Skip) return;
         expect(columns(plugin, state, pod, list)).toEqual(perNode(plugin, state, pod, list));
+      });
+    }
+  }
+
+  for (const p of pods) {
+    for (const plugin of [new Fit(), new BalancedAllocation()]) {
+      it(`${plugin.name} scores ${p.metadata.name} the same from the cache's fit rows (and from NodeInfos for nodes without a row)`, () => {
+        const list = nodes();
+        const rows = new NodeFitRows();
+        // Every other node has a row; the rest are read from their NodeInfo.
+        rows.rebuild(list.filter((_, i) => i % 2 === 0));
+        const pod = podInfoOf(p);
+        const state = new CycleState();
+        const raw = new Float64Array(list.length);
+        plugin.scoreNodes(state, pod, list, raw, rows);
+        expect([...raw]).toEqual(list.map((n) => plugin.score(state, pod, n)));
+        expect(list.filter((n) => rows.rowOf(n) >= 0).length).toBe(6);
       });
     }
   }

@@ -4,7 +4,7 @@ import type { CycleState } from '../../framework/cycle-state';
 import { MaxNodeScore, type ScorePlugin } from '../../framework/interface';
 import type { NodeInfo, PodInfo } from '../../framework/types';
 import type { NodeFitRows } from '../../cache/node-fit-rows';
-import { defaultResources, NodeAmount, NodeAmounts, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
+import { defaultResources, NodeAmount, NodeResourceReader, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
 
 export const Name = 'NodeResourcesBalancedAllocation';
 
@@ -57,14 +57,15 @@ export class BalancedAllocation {
     const { names, podRequests } = scoredResources(pod, this.resources, true);
     const requested = this.requested;
     const allocatable = this.allocatable;
-    const nodeAllocatable = new NodeAmounts(names, NodeAmount.Allocatable, rows);
-    const nodeRequested = new NodeAmounts(names, NodeAmount.Requested, rows);
+    const reader = new NodeResourceReader(names, NodeAmount.Requested, rows);
+    const { table, columns } = reader;
+    const count = names.length;
     for (let n = 0; n < nodes.length; n++) {
-      nodeAllocatable.at(nodes[n]);
-      nodeRequested.at(nodes[n]);
-      for (let r = 0; r < names.length; r++) {
-        allocatable[r] = nodeAllocatable.get(r);
-        requested[r] = nodeRequested.get(r) + podRequests[r];
+      const nodeInfo = nodes[n];
+      const o = reader.offsetOf(nodeInfo);
+      for (let r = 0; r < count; r++) {
+        allocatable[r] = o >= 0 ? table[o + columns[2 * r]] : reader.allocatableOf(nodeInfo, r);
+        requested[r] = (o >= 0 ? table[o + columns[2 * r + 1]] : reader.requestedOf(nodeInfo, r)) + podRequests[r];
       }
       out[n] = balancedResourceScore(requested, allocatable, names.length);
     }

@@ -16,7 +16,7 @@ import {
 import { Code, newStatus, type Status } from '../../framework/status';
 import { NodeInfo, newPodInfo, type NodeObject, type PodInfo, type PodObject } from '../../framework/types';
 import type { NodeFitRows } from '../../cache/node-fit-rows';
-import { defaultResources, NodeAmount, NodeAmounts, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
+import { defaultResources, NodeAmount, NodeResourceReader, resourcePair, scoredResources, type ResourceSpec } from './resource-allocation';
 
 export const Name = 'NodeResourcesFit';
 export const ReasonTooManyPods = 'Too many pods';
@@ -142,17 +142,19 @@ export class Fit {
   /** score for every node: the scored resources and the pod's requests looked up once. */
   scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array, rows?: NodeFitRows): void {
     const { names, weights, podRequests } = scoredResources(pod, this.resources, false);
-    const allocatables = new NodeAmounts(names, NodeAmount.Allocatable, rows);
-    const requested = new NodeAmounts(names, NodeAmount.NonZeroRequested, rows);
+    const reader = new NodeResourceReader(names, NodeAmount.NonZeroRequested, rows);
+    const { table, columns } = reader;
+    const count = names.length;
     for (let n = 0; n < nodes.length; n++) {
-      allocatables.at(nodes[n]);
-      requested.at(nodes[n]);
+      const nodeInfo = nodes[n];
+      const o = reader.offsetOf(nodeInfo);
       let nodeScore = 0;
       let weightSum = 0;
-      for (let r = 0; r < names.length; r++) {
-        const allocatable = allocatables.get(r);
+      for (let r = 0; r < count; r++) {
+        const allocatable = o >= 0 ? table[o + columns[2 * r]] : reader.allocatableOf(nodeInfo, r);
         if (allocatable === 0) continue;
-        nodeScore += leastRequestedScore(requested.get(r) + podRequests[r], allocatable) * weights[r];
+        const requested = (o >= 0 ? table[o + columns[2 * r + 1]] : reader.requestedOf(nodeInfo, r)) + podRequests[r];
+        nodeScore += leastRequestedScore(requested, allocatable) * weights[r];
         weightSum += weights[r];
       }
       out[n] = weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);

@@ -109,37 +109,54 @@ function rowColumn(name: string, which: NodeAmount): number {
   return -1;
 }
 
+/** A node's amount of the resource, read from its NodeInfo. */
+function nodeAmount(nodeInfo: NodeInfo, which: NodeAmount, name: string): number {
+  return amount(which === NodeAmount.Allocatable ? nodeInfo.allocatable : which === NodeAmount.Requested ? nodeInfo.requested : nodeInfo.nonZeroRequested, name);
+}
+
 /**
- * amount(nodeInfo.allocatable / requested / nonZeroRequested, name) for the scored resources of a cycle, read
- * from the node's NodeFitRows row when it has one and the row keeps the resource (the same numbers, copied
- * there by the cache; a row is contiguous where the NodeInfo's records are spread over the heap).
+ * What a resource scorer reads of every node for one pod: per scored resource, the node's allocatable and its
+ * (non-zero, or real) requested amount. When rows keep every scored resource (cpu and memory: the default), a
+ * node with a row is read from it — at its offset, the same two columns per resource for every node, which the
+ * scorers' loops read directly — and any other node from its NodeInfo.
  */
-export class NodeAmounts {
-  private readonly columns: number[];
-  private offset = -1;
-  private nodeInfo: NodeInfo | undefined = undefined;
+export class NodeResourceReader {
+  /** The rows' table when the scored resources are all in rows, else empty (every offset is then -1). */
+  readonly table: Float64Array;
+  /** Per scored resource r: the row column of its allocatable amount at 2r, of its requested amount at 2r + 1. */
+  readonly columns: Int32Array;
 
   constructor(
     private readonly names: readonly string[],
-    private readonly which: NodeAmount,
+    private readonly requested: NodeAmount,
     private readonly rows: NodeFitRows | undefined,
   ) {
-    this.columns = names.map((n) => rowColumn(n, which));
+    this.columns = new Int32Array(2 * names.length);
+    let all = rows !== undefined;
+    names.forEach((name, r) => {
+      this.columns[2 * r] = rowColumn(name, NodeAmount.Allocatable);
+      this.columns[2 * r + 1] = rowColumn(name, requested);
+      if (this.columns[2 * r] < 0) all = false;
+    });
+    this.table = all ? rows!.rows : emptyTable;
   }
 
-  /** Reads the given node from now on. */
-  at(nodeInfo: NodeInfo): void {
-    this.nodeInfo = nodeInfo;
-    const row = this.rows === undefined ? -1 : this.rows.rowOf(nodeInfo);
-    this.offset = row < 0 ? -1 : row * FitRowStride;
+  /** Where the node's row starts in table, or -1: read the node with allocatableOf and requestedOf. */
+  offsetOf(nodeInfo: NodeInfo): number {
+    if (this.table === emptyTable) return -1;
+    const row = this.rows!.rowOf(nodeInfo);
+    return row < 0 ? -1 : row * FitRowStride;
   }
 
-  /** The node's amount of scored resource r. */
-  get(r: number): number {
-    const column = this.columns[r];
-    if (this.offset >= 0 && column >= 0) return this.rows!.rows[this.offset + column];
-    const ni = this.nodeInfo!;
-    const which = this.which;
-    return amount(which === NodeAmount.Allocatable ? ni.allocatable : which === NodeAmount.Requested ? ni.requested : ni.nonZeroRequested, this.names[r]);
+  /** The node's allocatable amount of scored resource r, from its NodeInfo. */
+  allocatableOf(nodeInfo: NodeInfo, r: number): number {
+    return nodeAmount(nodeInfo, NodeAmount.Allocatable, this.names[r]);
+  }
+
+  /** The node's requested amount of scored resource r (without the pod's), from its NodeInfo. */
+  requestedOf(nodeInfo: NodeInfo, r: number): number {
+    return nodeAmount(nodeInfo, this.requested, this.names[r]);
   }
 }
+
+const emptyTable = new Float64Array(0);
