@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecisionResult, DecisionStore, newDecisionRecord, packExact, recordScores, type DecisionRecord } from './decisions';
+import { DecisionResult, DecisionStore, feasibleNames, materialize, newDecisionRecord, packExact, recordScores, type DecisionRecord } from './decisions';
 import type { ScoreTable } from './framework/runtime';
 
 function base(pod: string, attempt = 1): Omit<DecisionRecord, 'filtered' | 'feasible' | 'plugins' | 'weights' | 'raw' | 'normalized' | 'totals'> {
@@ -77,6 +77,7 @@ describe('recordScores and materialize', () => {
       [1, 2],
     );
     const rec = newDecisionRecord(base('default/a'));
+    rec.feasible = t.names;
     recordScores(rec, t);
     rec.node = 'node-1';
     const store = new DecisionStore(4);
@@ -89,8 +90,22 @@ describe('recordScores and materialize', () => {
     ]);
   });
 
+  it('names the feasible nodes from their positions in a node list as from their names', () => {
+    const t = table([[1, 2, 3]], [[10, 20, 30]], [1]);
+    const list = ['node-2', 'x', 'node-0', 'node-1'].map((name) => ({ name }));
+    const byName = newDecisionRecord(base('default/p'));
+    byName.feasible = t.names;
+    recordScores(byName, t);
+    const byPosition = newDecisionRecord(base('default/q'));
+    byPosition.feasible = { nodes: list, at: Uint16Array.from([2, 3, 0]) };
+    recordScores(byPosition, t);
+    expect(feasibleNames(byPosition.feasible)).toEqual(['node-0', 'node-1', 'node-2']);
+    expect(materialize(byPosition)).toEqual({ ...materialize(byName), pod: 'default/q', uid: 'uid-default/q' });
+  });
+
   it('keeps the totals of a table without score plugins (every node scores 1)', () => {
     const rec = newDecisionRecord(base('default/b'));
+    rec.feasible = ['n1', 'n2'];
     recordScores(rec, { names: ['n1', 'n2'], plugins: [], weights: [], raw: [], scores: [], totals: new Float64Array(2).fill(1) });
     const store = new DecisionStore(4);
     store.add(rec);

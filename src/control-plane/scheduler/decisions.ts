@@ -72,10 +72,37 @@ export interface SchedulingDecision {
 /** A packed numeric column: whichever typed array holds its values exactly (see packExact). */
 export type PackedNumbers = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Float64Array;
 
+/**
+ * The feasible nodes' names in the order they were scored: the names, or the nodes' positions in a node list. A
+ * record of a 1,000-node cluster names ~420 nodes and the store keeps it for 512 attempts, so an array of names would
+ * be promoted by the garbage collector, and later collected, with every record; a typed array of positions is
+ * neither scanned nor copied by it.
+ */
+export type FeasibleNodes = readonly string[] | NodePositions;
+
+export interface NodePositions {
+  /**
+   * A node list (the scheduler cache's as it was then: the record keeps it). The cache makes a new list only when a
+   * node comes, goes or moves zone, so records share a few lists.
+   */
+  readonly nodes: readonly { readonly name: string }[];
+  readonly at: Uint16Array | Int32Array;
+}
+
+export function feasibleNames(feasible: FeasibleNodes): readonly string[] {
+  if (isNames(feasible)) return feasible;
+  const { nodes, at } = feasible;
+  return Array.from(at, (i) => nodes[i]!.name);
+}
+
+function isNames(feasible: FeasibleNodes): feasible is readonly string[] {
+  return Array.isArray(feasible);
+}
+
 /** What schedule-one records; nodes are materialised on read. */
 export interface DecisionRecord extends Omit<SchedulingDecision, 'nodes'> {
   filtered: NodeToStatus;
-  feasible: string[];
+  feasible: FeasibleNodes;
   plugins: string[];
   weights: number[];
   /** Raw scores, plugin i's for feasible node j at i × feasible.length + j. */
@@ -166,10 +193,9 @@ export function packExact(columns: readonly ArrayLike<number>[], n: number): Pac
   return out;
 }
 
-/** Stores the framework's score table compactly (the table's own arrays are not kept). */
+/** Stores the framework's score table compactly (the table's own arrays are not kept; its names are rec.feasible's). */
 export function recordScores(rec: DecisionRecord, table: ScoreTable): void {
   const n = table.names.length;
-  rec.feasible = table.names;
   rec.plugins = table.plugins;
   rec.weights = table.weights;
   rec.raw = packExact(table.raw, n);
@@ -179,9 +205,10 @@ export function recordScores(rec: DecisionRecord, table: ScoreTable): void {
 
 export function materialize(rec: DecisionRecord): SchedulingDecision {
   const { filtered, feasible, plugins, weights, raw, normalized, totals, ...base } = rec;
-  const n = feasible.length;
+  const names = feasibleNames(feasible);
+  const n = names.length;
   const nodes: NodeDecision[] = [];
-  feasible.forEach((name, j) => {
+  names.forEach((name, j) => {
     const d: NodeDecision = { node: name };
     if (plugins.length || totals.length) {
       d.scores = plugins.map((p, i) => ({ plugin: p, raw: raw[i * n + j], score: normalized[i * n + j], weight: weights[i] }));

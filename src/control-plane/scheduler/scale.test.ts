@@ -30,7 +30,14 @@ describe('Scheduler at scale', () => {
     expect(Math.max(...perZone.values()) - Math.min(...perZone.values())).toBeLessThanOrEqual(3);
     expect(scheduler.cacheSummary()).toEqual({ nodes: 300, pods: 1500, assumedPods: 0 });
     // Large clusters score a share of the nodes: 50% − 300/125 = 48% of 300.
-    expect(scheduler.lastDecision('default/web-1499')!.feasibleNodes).toBe(144);
+    const decision = scheduler.lastDecision('default/web-1499')!;
+    expect(decision.feasibleNodes).toBe(144);
+    // The record names the 144 scored nodes (kept as positions in the cache's node list), the chosen one among them.
+    const scored = decision.nodes.filter((n) => n.scores);
+    expect(new Set(scored.map((n) => n.node)).size).toBe(144);
+    expect(scored.every((n) => /^node-\d+$/.test(n.node))).toBe(true);
+    const bound = cluster.client.pods.get('web-1499', { namespace: 'default' }).spec?.nodeName;
+    expect(scored.filter((n) => n.chosen).map((n) => n.node)).toEqual([bound]);
     expect(scheduler.recentDecisions(10_000).length).toBeLessThanOrEqual(512);
     await cluster.close();
   }, 60_000);

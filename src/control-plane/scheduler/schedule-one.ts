@@ -16,7 +16,7 @@ import type { Framework, ScoreTable } from './framework/runtime';
 import { Code, isRejected, isSuccess, newStatus, statusMessage, type Status } from './framework/status';
 import { newPodInfo, type NodeInfo, type PodInfo, type PodObject } from './framework/types';
 import { FilterPrecheck } from './filter-precheck';
-import { DecisionResult, newDecisionRecord, recordScores, type DecisionRecord, type DecisionStore } from './decisions';
+import { DecisionResult, newDecisionRecord, recordScores, type DecisionRecord, type DecisionStore, type FeasibleNodes } from './decisions';
 import type { QueuedPodInfo, SchedulingQueue } from './queue/scheduling-queue';
 import { EventResource, ActionType } from './framework/interface';
 
@@ -185,11 +185,27 @@ export class ScheduleOne {
     const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
     const names = new Array<string>(feasible.length);
     for (let i = 0; i < feasible.length; i++) names[i] = feasible[i].name;
-    rec.feasible = names;
+    rec.feasible = this.feasibleNodes(feasible, names);
     if (feasible.length === 1) return { suggestedHost: feasible[0].name, evaluatedNodes, feasibleNodes: 1 };
     const scores = this.prioritizeNodes(state, pod, feasible, names);
     recordScores(rec, scores);
     return { suggestedHost: selectHost(scores, this.o.handle.rng), evaluatedNodes, feasibleNodes: feasible.length };
+  }
+
+  /**
+   * The feasible nodes as the record keeps them: their positions in the cache's node list (its fit rows follow it),
+   * or their names when the list is short (a typed array's own objects are bigger) or a node is not in it.
+   */
+  private feasibleNodes(feasible: readonly NodeInfo[], names: string[]): FeasibleNodes {
+    if (feasible.length <= 16) return names;
+    const rows = this.o.cache.fitRows();
+    const at = rows.nodes.length <= 0xffff ? new Uint16Array(feasible.length) : new Int32Array(feasible.length);
+    for (let i = 0; i < feasible.length; i++) {
+      const row = rows.rowOf(feasible[i]);
+      if (row < 0) return names;
+      at[i] = row;
+    }
+    return { nodes: rows.nodes, at };
   }
 
   private findNodesThatFitPod(state: CycleState, pod: PodInfo): { feasible: NodeInfo[]; diagnosis: Diagnosis } {

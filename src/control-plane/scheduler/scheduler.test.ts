@@ -27,6 +27,23 @@ describe('Scheduler on a real cluster', () => {
     await cluster.close();
   });
 
+  it('records each scored node under its own name on a cluster of many nodes', async () => {
+    const { cluster, scheduler } = await schedulerFixture();
+    // node-i has i + 1 cpus, so NodeResourcesFit scores every node differently (its memory share is the same).
+    for (let i = 0; i < 24; i++) cluster.client.nodes.create(makeNode(`node-${i}`, { cpu: String(i + 1), memory: '32Gi' }));
+    cluster.runUntilIdle();
+    cluster.client.pods.create(makePod('web', { cpu: '100m', memory: '128Mi' }));
+    cluster.runUntilIdle();
+    const scored = scheduler.lastDecision('default/web')!.nodes.filter((n) => n.scores);
+    expect(scored.length).toBe(24);
+    const memoryScore = Math.trunc(((32 * 1024 - 128) * 100) / (32 * 1024));
+    for (const n of scored) {
+      const milliCPU = (Number(n.node.slice('node-'.length)) + 1) * 1000;
+      const cpuScore = Math.trunc(((milliCPU - 100) * 100) / milliCPU);
+      expect(n.scores!.find((s) => s.plugin === 'NodeResourcesFit')!.raw, n.node).toBe(Math.trunc((cpuScore + memoryScore) / 2));
+    }
+  });
+
   it('reports a pod requesting more cpu than any node exactly as kube-scheduler does', async () => {
     const { cluster, scheduler, nodeOf, events } = await schedulerFixture();
     for (const n of ['node-1', 'node-2', 'node-3']) cluster.client.nodes.create(makeNode(n, { cpu: '2' }));
