@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecisionResult, DecisionStore, feasibleNames, materialize, newDecisionRecord, packExact, recordScores, type DecisionRecord } from './decisions';
+import { DecisionResult, DecisionStore, feasibleNames, materialize, newDecisionRecord, packExact, positionsArray, recordScores, type DecisionRecord } from './decisions';
 import type { ScoreTable } from './framework/runtime';
 
 function base(pod: string, attempt = 1): Omit<DecisionRecord, 'filtered' | 'feasible' | 'plugins' | 'weights' | 'raw' | 'normalized' | 'totals'> {
@@ -46,6 +46,25 @@ describe('packExact', () => {
     const packed = packExact(cols, 3);
     expect(packed).toBeInstanceOf(Int16Array);
     expect([...packed]).toEqual([7, 100, 300, -2, 4, 8]);
+  });
+});
+
+describe('packExact into shared slabs', () => {
+  it('gives every packed array room of its own, however many are made and of whatever size', () => {
+    const kept: { packed: ArrayLike<number>; want: number[] }[] = [];
+    for (let k = 0; k < 3000; k++) {
+      // Sizes from 1 to ~100,000 bytes (the largest get buffers of their own), types from Uint8 to Float64.
+      const n = 1 + ((k * 7919) % (k % 97 === 0 ? 12_000 : 700));
+      const want = Array.from({ length: n }, (_, j) => (k % 5 === 0 ? (k + j) / 4 : k % 3 === 0 ? -((k + j) % 30_000) : (k * 31 + j) % 250));
+      kept.push({ packed: packExact([want], n), want });
+    }
+    for (const { packed, want } of kept) expect(Array.from(packed)).toEqual(want);
+    const positions = [positionsArray(5, 10), positionsArray(3, 70_000)];
+    positions[0].set([4, 3, 2, 1, 0]);
+    positions[1].set([69_999, 0, 65_536]);
+    expect([...positions[0]]).toEqual([4, 3, 2, 1, 0]);
+    expect([...positions[1]]).toEqual([69_999, 0, 65_536]);
+    for (const { packed, want } of kept.slice(-5)) expect(Array.from(packed)).toEqual(want);
   });
 });
 

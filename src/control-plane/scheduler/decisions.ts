@@ -171,19 +171,20 @@ export function packExact(columns: readonly ArrayLike<number>[], n: number): Pac
       }
     }
   }
+  const length = columns.length * n;
   const out: PackedNumbers = !integers
-    ? new Float64Array(columns.length * n)
+    ? packedArray(Float64Array, length)
     : min >= 0 && max <= 0xff
-      ? new Uint8Array(columns.length * n)
+      ? packedArray(Uint8Array, length)
       : min >= -0x80 && max <= 0x7f
-        ? new Int8Array(columns.length * n)
+        ? packedArray(Int8Array, length)
         : min >= 0 && max <= 0xffff
-          ? new Uint16Array(columns.length * n)
+          ? packedArray(Uint16Array, length)
           : min >= -0x8000 && max <= 0x7fff
-            ? new Int16Array(columns.length * n)
+            ? packedArray(Int16Array, length)
             : min >= -0x80000000 && max <= 0x7fffffff
-              ? new Int32Array(columns.length * n)
-              : new Float64Array(columns.length * n);
+              ? packedArray(Int32Array, length)
+              : packedArray(Float64Array, length);
   for (let i = 0; i < columns.length; i++) {
     const col = columns[i]!;
     // A typed column is copied by the engine (every value fits the chosen type exactly, as checked above).
@@ -191,6 +192,37 @@ export function packExact(columns: readonly ArrayLike<number>[], n: number): Pac
     else for (let j = 0; j < n; j++) out[i * n + j] = col[j]!;
   }
   return out;
+}
+
+type PackedConstructor = { new (buffer: ArrayBuffer, byteOffset: number, length: number): PackedNumbers; readonly BYTES_PER_ELEMENT: number };
+
+/**
+ * Packed columns (and node positions) are views into shared slabs rather than arrays of their own: an ArrayBuffer
+ * each (four per attempt) is an allocation outside the JavaScript heap that the collector tracks, and at 5,000 nodes
+ * making them took ~15 µs per pod. Records leave the store in the order they came, so a slab is freed soon after its
+ * last record; a column larger than a quarter slab gets a buffer of its own.
+ */
+const slabBytes = 1 << 18;
+let slab = new ArrayBuffer(slabBytes);
+let slabUsed = 0;
+
+function packedArray(Ctor: PackedConstructor, length: number): PackedNumbers {
+  const size = Ctor.BYTES_PER_ELEMENT;
+  const bytes = length * size;
+  if (bytes > slabBytes / 4) return new Ctor(new ArrayBuffer(bytes), 0, length);
+  // Aligned to the element size, as a typed array's offset must be.
+  let at = Math.ceil(slabUsed / size) * size;
+  if (at + bytes > slabBytes) {
+    slab = new ArrayBuffer(slabBytes);
+    at = 0;
+  }
+  slabUsed = at + bytes;
+  return new Ctor(slab, at, length);
+}
+
+/** Room for n positions in a list of listLength nodes (NodePositions.at), from the same slabs. */
+export function positionsArray(n: number, listLength: number): Uint16Array | Int32Array {
+  return packedArray(listLength <= 0xffff ? Uint16Array : Int32Array, n) as Uint16Array | Int32Array;
 }
 
 /** Stores the framework's score table compactly (the table's own arrays are not kept; its names are rec.feasible's). */

@@ -16,7 +16,7 @@ import type { Framework, ScoreTable } from './framework/runtime';
 import { Code, isRejected, isSuccess, newStatus, statusMessage, type Status } from './framework/status';
 import { newPodInfo, type NodeInfo, type PodInfo, type PodObject } from './framework/types';
 import { FilterPrecheck } from './filter-precheck';
-import { DecisionResult, newDecisionRecord, recordScores, type DecisionRecord, type DecisionStore, type FeasibleNodes } from './decisions';
+import { DecisionResult, newDecisionRecord, positionsArray, recordScores, type DecisionRecord, type DecisionStore, type FeasibleNodes } from './decisions';
 import type { QueuedPodInfo, SchedulingQueue } from './queue/scheduling-queue';
 import { EventResource, ActionType } from './framework/interface';
 
@@ -199,7 +199,7 @@ export class ScheduleOne {
   private feasibleNodes(feasible: readonly NodeInfo[], names: string[]): FeasibleNodes {
     if (feasible.length <= 16) return names;
     const rows = this.o.cache.fitRows();
-    const at = rows.nodes.length <= 0xffff ? new Uint16Array(feasible.length) : new Int32Array(feasible.length);
+    const at = positionsArray(feasible.length, rows.nodes.length);
     for (let i = 0; i < feasible.length; i++) {
       const row = rows.rowOf(feasible[i]);
       if (row < 0) return names;
