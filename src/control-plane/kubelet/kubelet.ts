@@ -10,6 +10,7 @@ import { isStatusError, StatusReason } from '../../shared/api/status';
 import type { KubeObject } from '../../shared/api/types';
 import { parseQuantity, toMillis, toNumber } from '../../shared/lib/quantity';
 import { TraceKind, nullTraceSink, type TraceSink } from '../../shared/protocol/trace';
+import { wantsEvent } from '../trace/trace-bus';
 import { Client } from '../client/client';
 import { EventRecorder } from '../client/record/event-recorder';
 import type { Clock, TimerHandle, TimerOptions } from '../sim/clock';
@@ -270,7 +271,7 @@ export class Kubelet implements PodWorkerHost {
 
   /** Reports what the kubelet did: a leaf (nothing the kubelet does later names it as its cause). */
   trace(data: Record<string, unknown>): void {
-    if (this.traceSink.wants?.(TraceKind.Custom, true) === false) return;
+    if (!wantsEvent(this.traceSink, TraceKind.Custom, true)) return;
     this.traceSink.emit({ kind: TraceKind.Custom, component: `kubelet/${this.nodeName}`, data: { node: this.nodeName, ...data } }, true);
   }
 

@@ -7,6 +7,7 @@
 import type { PodCondition } from 'kubernetes-types/core/v1';
 import { isStatusError, StatusReason } from '../../shared/api/status';
 import { TraceKind, type TraceSink } from '../../shared/protocol/trace';
+import { wantsEvent } from '../trace/trace-bus';
 import { rfc3339 } from '../sim/clock';
 import type { SchedulerCache } from './cache/cache';
 import { CycleState } from './framework/cycle-state';
@@ -421,7 +422,7 @@ export class ScheduleOne {
 
   /** Reports a scheduling step: a leaf (the scheduler never names it as a cause). */
   private emit(type: string, data: Record<string, unknown>): void {
-    if (this.o.trace.wants?.(TraceKind.Custom, true) === false) return;
+    if (!wantsEvent(this.o.trace, TraceKind.Custom, true)) return;
     this.o.trace.emit({ kind: TraceKind.Custom, component: SchedulerComponent, data: { type, ...data } }, true);
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../sim/virtual-clock';
 import { TraceKind, nullTraceSink } from '../../shared/protocol/trace';
-import { TraceBus, currentCause, withCause } from './trace-bus';
+import { TraceBus, currentCause, wantsEvent, withCause } from './trace-bus';
 
 const ev = (component: string) => ({ kind: TraceKind.Custom, component, data: {} });
 
@@ -57,6 +57,11 @@ describe('TraceBus', () => {
     expect(bus.wants(TraceKind.ApiStage)).toBe(true);
     off();
     expect(bus.wants(TraceKind.ApiResponse)).toBe(false);
+    // Through wantsEvent, as emitters ask: a leaf of a buffered kind is not wanted either; a sink without wants
+    // (a plain one) wants everything.
+    expect(wantsEvent(bus, TraceKind.Custom)).toBe(true);
+    expect(wantsEvent(bus, TraceKind.Custom, true)).toBe(false);
+    expect(wantsEvent(nullTraceSink, TraceKind.ApiStage, true)).toBe(true);
   });
 
   it('buffers every kind when told no kind is unbuffered', () => {

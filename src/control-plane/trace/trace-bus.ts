@@ -21,6 +21,14 @@ export function withCause<R>(sink: TraceSink, seq: number | undefined, fn: () =>
   return isCausalTraceSink(sink) ? sink.causeScope(seq, fn) : fn();
 }
 
+/**
+ * Whether anyone would see an event of this kind (or a leaf of it) emitted to sink: a sink without wants shows
+ * everything. Emitters of high-volume events skip building them when not.
+ */
+export function wantsEvent(sink: TraceSink, kind: TraceKind, leaf = false): boolean {
+  return sink.wants === undefined || sink.wants(kind, leaf);
+}
+
 /** The cause in effect on any sink (undefined for plain sinks). */
 export function currentCause(sink: TraceSink): number | undefined {
   return isCausalTraceSink(sink) ? sink.currentCause : undefined;
@@ -86,7 +94,7 @@ export class TraceBus implements CausalTraceSink {
     const seq = this.nextSeq++;
     const cause = event.cause !== undefined ? event.cause : this.currentCause;
     const full = traceEvent(seq, this.clock.now(), event, cause);
-    if (!leaf && !this.unbuffered.has(full.kind)) {
+    if (this.buffers(full.kind, leaf)) {
       this.ring[this.head] = full;
       this.head = (this.head + 1) % this.capacity;
       if (this.size < this.capacity) this.size++;
@@ -97,7 +105,12 @@ export class TraceBus implements CausalTraceSink {
 
   /** An unbuffered kind or a leaf with nobody subscribed is seen by no one: emitters need not build it. */
   wants(kind: TraceKind, leaf = false): boolean {
-    return this.subscribers.size > 0 || (!leaf && !this.unbuffered.has(kind));
+    return this.subscribers.size > 0 || this.buffers(kind, leaf);
+  }
+
+  /** Whether the ring keeps such an event. */
+  private buffers(kind: string, leaf: boolean): boolean {
+    return !leaf && !this.unbuffered.has(kind);
   }
 
   causeScope<R>(seq: number | undefined, fn: () => R): R {

@@ -12,6 +12,7 @@
 // task, so queues of different controllers interleave fairly with watch deliveries, FIFO.
 import type { Clock } from '../sim/clock';
 import { TraceKind, nullTraceSink, type TraceEvent, type TraceSink } from '../../shared/protocol/trace';
+import { wantsEvent } from '../trace/trace-bus';
 
 export interface QueueOptions {
   /** Names the queue in traces and the UI: "deployment", "serviceaccount", … */
@@ -123,7 +124,7 @@ export class WorkQueue<T = string> {
     if (!this.processing.delete(item)) return;
     const requeued = this.dirty.has(item);
     if (requeued) this.items.push(item);
-    if (this.trace.wants?.(TraceKind.QueueDone) !== false) this.emit(TraceKind.QueueDone, item, requeued ? requeuedExtra : noExtra);
+    if (wantsEvent(this.trace, TraceKind.QueueDone)) this.emit(TraceKind.QueueDone, item, requeued ? requeuedExtra : noExtra);
     if (requeued) this.scheduleDrain();
   }
 

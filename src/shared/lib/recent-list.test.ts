@@ -24,4 +24,16 @@ describe('KeyedRecords', () => {
     r.get('c', () => false, () => ({ k: 'c', v: '1' })); // a third key: the table starts again
     expect(r.get('a', (e) => e.v === '1', () => ({ k: 'a', v: '1' }))).not.toBe(x);
   });
+
+  it('finds and adds apart, under keys of any type, keeping the last perKey of a key', () => {
+    const r = new KeyedRecords<{ v: number }, number>(8, 2);
+    expect(r.find(1, () => true)).toBeUndefined();
+    const one = r.add(1, { v: 1 });
+    expect(Object.isFrozen(one)).toBe(true);
+    r.add(1, { v: 2 });
+    expect(r.find(1, (e) => e.v === 1)).toBe(one); // now the most recent of key 1
+    r.add(1, { v: 3 }); // pushes out v 2, the least recent
+    expect(r.find(1, (e) => e.v === 2)).toBeUndefined();
+    expect(r.find(2, (e) => e.v === 1)).toBeUndefined();
+  });
 });

@@ -34,11 +34,12 @@ export class RecentList<T> {
 }
 
 /**
- * Frozen records found under a key (a reason, a host) with few combinations per key, each key's kept in a
- * RecentList. A cache: it starts again when it holds maxKeys keys (keys from user input must not grow it).
+ * Frozen records found under a key (a reason, a host, a fingerprint) with few combinations per key, each key's
+ * kept in a RecentList of perKey. A cache: it starts again when it holds maxKeys keys (keys from user input must
+ * not grow it).
  */
-export class KeyedRecords<R extends object> {
-  private readonly byKey = new Map<string, RecentList<R>>();
+export class KeyedRecords<R extends object, K = string> {
+  private readonly byKey = new Map<K, RecentList<R>>();
 
   constructor(
     private readonly maxKeys: number,
@@ -46,12 +47,22 @@ export class KeyedRecords<R extends object> {
   ) {}
 
   /** The remembered record under key that matches, or make()'s, frozen and remembered. */
-  get(key: string, matches: (r: R) => boolean, make: () => R): R {
+  get(key: K, matches: (r: R) => boolean, make: () => R): R {
+    return this.find(key, matches) ?? this.add(key, make());
+  }
+
+  /** The remembered record under key that matches (now the key's most recent), or undefined. */
+  find(key: K, matches: (r: R) => boolean): R | undefined {
+    return this.byKey.get(key)?.find(matches);
+  }
+
+  /** Remembers record, frozen, as the most recent under key, and returns it. */
+  add(key: K, record: R): R {
     let list = this.byKey.get(key);
     if (!list) {
       if (this.byKey.size >= this.maxKeys) this.byKey.clear();
       this.byKey.set(key, (list = new RecentList<R>(this.perKey)));
     }
-    return list.find(matches) ?? list.add(Object.freeze(make()));
+    return list.add(Object.freeze(record));
   }
 }

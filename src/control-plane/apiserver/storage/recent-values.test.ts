@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/api/types';
 import { toStored } from './object-codec';
-import { RecentValues, SharedSubtrees, ValuesByText, intern, memberHash } from './recent-values';
+import { frozenCopy, type SharedValues } from '../patch/json-value';
+import { RecentValues, SharedSubtrees, ValuesByText, memberHash } from './recent-values';
+
+/** value, or a frozen value with its JSON text the values know (what toStored does at a shared place). */
+function intern<T>(values: SharedValues, value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  return (values.recall(value) ?? values.remember(frozenCopy(value))) as T;
+}
 
 describe('RecentValues', () => {
   it('hands back one frozen copy for values with the same JSON text', () => {

@@ -4,9 +4,9 @@
 // are frozen and toStored keeps frozen subtrees as they are, so those objects can all hold one copy. Only the
 // last few values are remembered; equal means the same JSON text (key order counts), so nothing the API returns
 // changes. The request's own object (the create's answer) is left as it is: the stored copy is the one shared.
-import { RecentList } from '../../../shared/lib/recent-list';
+import { KeyedRecords } from '../../../shared/lib/recent-list';
 import { sameJson } from '../../../shared/lib/same-json';
-import { frozenCopy, type SharedValues, type SharingNode } from '../patch/json-value';
+import type { SharedValues, SharingNode } from '../patch/json-value';
 
 /**
  * Recent values, grouped by a fingerprint of their members (memberHash): values at one place that differ usually
@@ -15,25 +15,18 @@ import { frozenCopy, type SharedValues, type SharingNode } from '../patch/json-v
  * last perGroup values, and the groups start again when there are maxGroups of them.
  */
 export class RecentValues implements SharedValues {
-  private readonly groups = new Map<number, RecentList<object>>();
+  private readonly groups: KeyedRecords<object, number>;
 
-  constructor(
-    private readonly perGroup: number,
-    private readonly maxGroups = 512,
-  ) {}
+  constructor(perGroup: number, maxGroups = 512) {
+    this.groups = new KeyedRecords(maxGroups, perGroup);
+  }
 
   recall(v: object): object | undefined {
-    return this.groups.get(memberHash(v, 0))?.find((r) => r === v || sameJson(r, v));
+    return this.groups.find(memberHash(v, 0), (r) => r === v || sameJson(r, v));
   }
 
   remember(frozen: object): object {
-    const hash = memberHash(frozen, 0);
-    let group = this.groups.get(hash);
-    if (!group) {
-      if (this.groups.size >= this.maxGroups) this.groups.clear();
-      this.groups.set(hash, (group = new RecentList(this.perGroup)));
-    }
-    return group.add(frozen);
+    return this.groups.add(memberHash(frozen, 0), frozen);
   }
 }
 
@@ -95,12 +88,6 @@ export class ValuesByText implements SharedValues {
     this.byText.set(JSON.stringify(frozen), frozen);
     return frozen;
   }
-}
-
-/** value, or a frozen value with its JSON text the values know; a new value is remembered as a frozen copy. */
-export function intern<T>(values: SharedValues, value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  return (values.recall(value) ?? values.remember(frozenCopy(value))) as T;
 }
 
 /** How many values by text a path remembers (a node's worth each). */

@@ -13,7 +13,7 @@
 import { TraceKind, nullTraceSink, type TraceSink } from '../../../shared/protocol/trace';
 import type { Client, RequestRecord } from '../../client/client';
 import type { Clock, TimerHandle } from '../../sim/clock';
-import { withCause } from '../../trace/trace-bus';
+import { wantsEvent, withCause } from '../../trace/trace-bus';
 import type { RateLimitingQueue } from '../../workqueue/rate-limiting-queue';
 
 /**
@@ -111,7 +111,7 @@ export class BaseController {
     });
     let error: unknown;
     // The reconcile's end lists what it wrote: recorded only when someone will see the end (see TraceBus.wants).
-    const traced = this.trace.wants?.(TraceKind.ReconcileEnd) !== false;
+    const traced = wantsEvent(this.trace, TraceKind.ReconcileEnd);
     const writes: RequestRecord[] = [];
     try {
       withCause(this.trace, startSeq || undefined, () => {
